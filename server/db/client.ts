@@ -1,0 +1,31 @@
+import { PrismaPg } from '@prisma/adapter-pg';
+import { env } from '../env';
+import { PrismaClient } from './generated/client';
+
+export type Db = PrismaClient;
+
+export function createDb(url: string, poolSize = 10): PrismaClient {
+  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+}
+
+const holder = globalThis as unknown as { __taskApiDb?: PrismaClient };
+
+/**
+ * The process's one Prisma client. Embedded mode reaches here with DATABASE_URL
+ * set too: the launcher starts the embedded server and hands its URL down.
+ */
+export function db(): PrismaClient {
+  if (!holder.__taskApiDb) {
+    const { database } = env();
+    if (database.kind !== 'postgres') {
+      throw new Error('DATABASE_URL is not set: start the app with `npm run dev` or `npm start`, which provide the embedded database');
+    }
+    holder.__taskApiDb = createDb(database.url, database.poolSize);
+  }
+  return holder.__taskApiDb;
+}
+
+export async function disconnectDb(): Promise<void> {
+  await holder.__taskApiDb?.$disconnect();
+  holder.__taskApiDb = undefined;
+}

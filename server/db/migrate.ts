@@ -1,0 +1,18 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+const prismaCli = fileURLToPath(new URL('../../prisma/cli.mjs', import.meta.url));
+
+/** Applies prisma/migrations to the database at `url` with `prisma migrate deploy`. */
+export async function migrateDatabase(url: string): Promise<void> {
+  try {
+    await promisify(execFile)(process.execPath, [prismaCli, 'migrate', 'deploy'], {
+      env: { ...process.env, DATABASE_URL: url },
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`Migrations failed:\n${stdout ?? ''}${stderr ?? ''}`);
+  }
+}

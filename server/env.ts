@@ -1,0 +1,136 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * The whole configuration, parsed once. Every component has an embedded default
+ * so that the app runs with nothing configured; this module alone decides which
+ * one is used.
+ */
+
+const optionalString = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => (value === '' ? undefined : value));
+
+const url = (protocols: string[]) =>
+  optionalString.refine(
+    (value) => {
+      if (value === undefined) return true;
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
+  );
+
+const positiveInt = (fallback: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a positive whole number')
+      .transform(Number)
+      .refine((n) => n >= 1, 'must be a positive whole number')
+      .optional()
+      .transform((n) => n ?? fallback),
+  );
+
+const schema = z
+  .object({
+    DATABASE_URL: url(['postgres:', 'postgresql:']),
+    DATABASE_POOL_SIZE: positiveInt(10),
+    REDIS_URL: url(['redis:', 'rediss:']),
+    UPSTASH_REDIS_REST_URL: url(['https:', 'http:']),
+    UPSTASH_REDIS_REST_TOKEN: optionalString,
+    RATE_LIMIT_PER_MINUTE: positiveInt(60),
+    BLOB_READ_WRITE_TOKEN: optionalString.refine(
+      (value) => value === undefined || /^vercel_blob_rw_[^_]+_/.test(value),
+      { message: 'must look like vercel_blob_rw_<storeId>_<secret>' },
+    ),
+    DATA_DIR: optionalString,
+    APP_URL: url(['http:', 'https:']),
+    APP_SECRET: optionalString.refine((value) => value === undefined || value.length >= 32, {
+      message: 'must be at least 32 characters',
+    }),
+    VERCEL: optionalString,
+    PORT: positiveInt(3000),
+  })
+  .superRefine((value, ctx) => {
+    const pairs = [['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']] as const;
+    for (const [a, b] of pairs) {
+      if (Boolean(value[a]) !== Boolean(value[b])) {
+        const missing = value[a] ? b : a;
+        ctx.addIssue({ code: 'custom', path: [missing], message: `must be set together with ${value[a] ? a : b}` });
+      }
+    }
+    // Serverless file systems are read-only and short-lived: nothing embedded can live there.
+    if (value.VERCEL) {
+      for (const name of ['DATABASE_URL', 'APP_SECRET', 'BLOB_READ_WRITE_TOKEN'] as const) {
+        if (!value[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required on Vercel' });
+      }
+    }
+  });
+
+export type DatabaseChoice = { kind: 'postgres'; url: string; poolSize: number } | { kind: 'embedded'; dir: string };
+export type LimiterChoice =
+  | { kind: 'upstash'; url: string; token: string }
+  | { kind: 'redis'; url: string }
+  | { kind: 'memory' };
+export type StorageChoice = { kind: 'vercel-blob'; token: string } | { kind: 'local'; dir: string };
+
+export interface Env {
+  database: DatabaseChoice;
+  limiter: LimiterChoice;
+  rateLimitPerMinute: number;
+  storage: StorageChoice;
+  dataDir: string;
+  appUrl: string;
+  /** Null when none is configured: the caller keeps a generated one in the data folder. */
+  appSecret: string | null;
+  port: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function parseEnv(source: Record<string, string | undefined>): Env {
+  const result = schema.safeParse(source);
+  if (!result.success) {
+    throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
+  }
+  const v = result.data;
+  const dataDir = path.resolve(v.DATA_DIR ?? '.data');
+  return {
+    database: v.DATABASE_URL
+      ? { kind: 'postgres', url: v.DATABASE_URL, poolSize: v.DATABASE_POOL_SIZE }
+      : { kind: 'embedded', dir: path.join(dataDir, 'postgres') },
+    limiter:
+      v.UPSTASH_REDIS_REST_URL && v.UPSTASH_REDIS_REST_TOKEN
+        ? { kind: 'upstash', url: v.UPSTASH_REDIS_REST_URL, token: v.UPSTASH_REDIS_REST_TOKEN }
+        : v.REDIS_URL
+          ? { kind: 'redis', url: v.REDIS_URL }
+          : { kind: 'memory' },
+    rateLimitPerMinute: v.RATE_LIMIT_PER_MINUTE,
+    storage: v.BLOB_READ_WRITE_TOKEN
+      ? { kind: 'vercel-blob', token: v.BLOB_READ_WRITE_TOKEN }
+      : { kind: 'local', dir: path.join(dataDir, 'files') },
+    dataDir,
+    appUrl: (v.APP_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, ''),
+    appSecret: v.APP_SECRET ?? null,
+    port: v.PORT,
+  };
+}
+
+let cached: Env | undefined;
+
+/** The configuration of this process, parsed on first use. */
+export function env(): Env {
+  cached ??= parseEnv(process.env);
+  return cached;
+}

@@ -1,0 +1,33 @@
+/**
+ * The one error type of the domain. Each kind has one HTTP status, mapped in
+ * server/http/errors.ts; the admin CLI maps the client kinds to exit code 2.
+ */
+export type AppErrorKind =
+  | 'bad_request'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'too_many_requests';
+
+export class AppError extends Error {
+  constructor(
+    readonly kind: AppErrorKind,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AppError';
+  }
+}
+
+export const badRequest = (message: string) => new AppError('bad_request', message);
+export const notFound = (message: string) => new AppError('not_found', message);
+export const conflict = (message: string) => new AppError('conflict', message);
+export const forbidden = (message: string) => new AppError('forbidden', message);
+
+/** Prisma's unique-constraint violation, so callers can turn it into a conflict. */
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
+}

@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { notFound } from '../errors';
+import { SCOPES } from './scopes';
+import { generateKeySecret, hashKey, keyHint } from './secret';
+
+/**
+ * Creating, revoking and listing keys: one implementation for the admin CLI and
+ * the settings page.
+ */
+
+export const keyCreateSchema = z.object({
+  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  scopes: z
+    .array(z.enum(SCOPES, { error: `must be one of ${SCOPES.join(', ')}` }))
+    .min(1, 'must name at least one scope')
+    .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope))),
+  projectId: z.uuid().nullable(),
+  expiresAt: z
+    .date()
+    .nullable()
+    .refine((date) => date === null || date.getTime() > Date.now(), 'must be in the future'),
+});
+export type KeyCreateInput = z.infer<typeof keyCreateSchema>;
+
+export type KeyState = 'active' | 'expired' | 'revoked';
+
+const keyView = {
+  id: true,
+  name: true,
+  hint: true,
+  scopes: true,
+  expiresAt: true,
+  revokedAt: true,
+  lastUsedAt: true,
+  createdAt: true,
+  project: { select: { id: true, slug: true, name: true } },
+  createdBy: { select: { id: true, name: true } },
+} as const;
+
+type KeyRow = {
+  revokedAt: Date | null;
+  expiresAt: Date | null;
+};
+
+export function keyState(key: KeyRow, now = new Date()): KeyState {
+  if (key.revokedAt) return 'revoked';
+  if (key.expiresAt && key.expiresAt <= now) return 'expired';
+  return 'active';
+}
+
+function withState<T extends KeyRow>(key: T) {
+  return { ...key, state: keyState(key) };
+}
+
+export async function createApiKey(
+  db: Db,
+  workspaceId: string,
+  input: KeyCreateInput,
+  createdById: string | null,
+) {
+  if (input.projectId) {
+    const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
+    if (!project) throw notFound('Project not found');
+  }
+  const secret = generateKeySecret();
+  const key = await db.apiKey.create({
+    data: {
+      workspaceId,
+      name: input.name,
+      scopes: input.scopes,
+      projectId: input.projectId,
+      expiresAt: input.expiresAt,
+      createdById,
+      keyHash: hashKey(secret),
+      hint: keyHint(secret),
+    },
+    select: keyView,
+  });
+  return { ...withState(key), key: secret };
+}
+
+export async function revokeApiKey(db: Db, workspaceId: string, id: string) {
+  if (!z.uuid().safeParse(id).success) throw notFound('API key not found');
+  const existing = await db.apiKey.findFirst({ where: { id, workspaceId }, select: { id: true, revokedAt: true } });
+  if (!existing) throw notFound('API key not found');
+  const key = await db.apiKey.update({
+    where: { id },
+    data: { revokedAt: existing.revokedAt ?? new Date() },
+    select: keyView,
+  });
+  return withState(key);
+}
+
+export async function listApiKeys(db: Db, workspaceId: string) {
+  const keys = await db.apiKey.findMany({
+    where: { workspaceId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    select: keyView,
+  });
+  return keys.map(withState);
+}

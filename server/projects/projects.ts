@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import type { StatusCategory } from '../db/generated/enums';
+import { conflict, isUniqueViolation, notFound } from '../errors';
+
+export const prefixSchema = z
+  .string()
+  .regex(/^[A-Z][A-Z0-9]{0,9}$/, 'must be 1 to 10 uppercase letters or digits, starting with a letter');
+
+export const colorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #3b82f6');
+
+export const STATUS_CATEGORIES = ['todo', 'in_progress', 'done'] as const satisfies readonly StatusCategory[];
+
+const DEFAULT_STATUSES: { name: string; category: StatusCategory; color: string }[] = [
+  { name: 'To Do', category: 'todo', color: '#94a3b8' },
+  { name: 'In Progress', category: 'in_progress', color: '#3b82f6' },
+  { name: 'Done', category: 'done', color: '#22c55e' },
+];
+
+export async function createProject(db: Db, input: { workspaceId: string; slug: string; name: string; keyPrefix: string }) {
+  try {
+    return await db.project.create({
+      data: {
+        ...input,
+        statuses: { create: DEFAULT_STATUSES.map((status, order) => ({ ...status, order })) },
+      },
+      include: { statuses: { orderBy: { order: 'asc' } } },
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`A project with slug ${input.slug} or prefix ${input.keyPrefix} already exists in this workspace`);
+    throw error;
+  }
+}
+
+export async function findProject(db: Db, workspaceId: string, slug: string) {
+  const project = await db.project.findUnique({ where: { workspaceId_slug: { workspaceId, slug } } });
+  if (!project) throw notFound(`Project ${slug} not found`);
+  return project;
+}
+
+/** Appends a status after the project's last one in display order. */
+export async function createStatus(
+  db: Db,
+  input: { projectId: string; name: string; category: StatusCategory; color: string | null },
+) {
+  return db.$transaction(async (tx) => {
+    // Serialises concurrent appends to the same project so orders stay distinct.
+    await tx.$queryRaw`SELECT id FROM project WHERE id = ${input.projectId}::uuid FOR UPDATE`;
+    const last = await tx.status.aggregate({ where: { projectId: input.projectId }, _max: { order: true } });
+    return tx.status.create({ data: { ...input, order: (last._max.order ?? -1) + 1 } });
+  });
+}
+
+export async function createLabel(
+  db: Db,
+  input: { workspaceId: string; name: string; color: string; projectId: string | null },
+) {
+  return db.label.create({
+    data: {
+      workspaceId: input.workspaceId,
+      name: input.name,
+      color: input.color,
+      scope: input.projectId ? 'project' : 'workspace',
+      projects: input.projectId ? { create: { projectId: input.projectId } } : undefined,
+    },
+  });
+}

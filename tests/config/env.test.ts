@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, parseEnv } from '../../server/env';
+
+function problems(source: Record<string, string>): string[] {
+  try {
+    parseEnv(source);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error('expected a configuration error');
+}
+
+describe('configuration', () => {
+  it('runs on embedded defaults when nothing is configured', () => {
+    const env = parseEnv({});
+    expect(env.database.kind).toBe('embedded');
+    expect(env.limiter).toEqual({ kind: 'memory' });
+    expect(env.storage.kind).toBe('local');
+    expect(env.rateLimitPerMinute).toBe(60);
+    expect(env.appUrl).toBe('http://localhost:3000');
+  });
+
+  it('treats empty variables as unset', () => {
+    expect(parseEnv({ DATABASE_URL: '', REDIS_URL: '' }).database.kind).toBe('embedded');
+  });
+
+  it('uses the real components when they are configured', () => {
+    const env = parseEnv({
+      DATABASE_URL: 'postgres://app@db.internal:5432/tasks',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      BLOB_READ_WRITE_TOKEN: 'vercel_blob_rw_store123_secret',
+      RATE_LIMIT_PER_MINUTE: '600',
+    });
+    expect(env.database).toEqual({ kind: 'postgres', url: 'postgres://app@db.internal:5432/tasks', poolSize: 10 });
+    expect(env.limiter).toEqual({ kind: 'redis', url: 'redis://127.0.0.1:6379' });
+    expect(env.storage).toEqual({ kind: 'vercel-blob', token: 'vercel_blob_rw_store123_secret' });
+    expect(env.rateLimitPerMinute).toBe(600);
+  });
+
+  it('prefers Upstash over a plain Redis when both are configured', () => {
+    const env = parseEnv({
+      REDIS_URL: 'redis://127.0.0.1:6379',
+      UPSTASH_REDIS_REST_URL: 'https://eu1.upstash.example',
+      UPSTASH_REDIS_REST_TOKEN: 'token',
+    });
+    expect(env.limiter).toEqual({ kind: 'upstash', url: 'https://eu1.upstash.example', token: 'token' });
+  });
+
+  it('names every malformed variable at once', () => {
+    expect(
+      problems({ DATABASE_URL: 'mysql://x', REDIS_URL: 'not a url', RATE_LIMIT_PER_MINUTE: 'lots', APP_SECRET: 'short' }),
+    ).toEqual([
+      'DATABASE_URL must be a URL starting with postgres:// or postgresql://',
+      'REDIS_URL must be a URL starting with redis:// or rediss://',
+      'RATE_LIMIT_PER_MINUTE must be a positive whole number',
+      'APP_SECRET must be at least 32 characters',
+    ]);
+  });
+
+  it('refuses half of the Upstash pair', () => {
+    expect(problems({ UPSTASH_REDIS_REST_URL: 'https://eu1.upstash.example' })).toEqual([
+      'UPSTASH_REDIS_REST_TOKEN must be set together with UPSTASH_REDIS_REST_URL',
+    ]);
+  });
+
+  it('refuses a malformed blob token', () => {
+    expect(problems({ BLOB_READ_WRITE_TOKEN: 'abc' })).toEqual([
+      'BLOB_READ_WRITE_TOKEN must look like vercel_blob_rw_<storeId>_<secret>',
+    ]);
+  });
+
+  it('requires the real components on Vercel, where nothing embedded can live', () => {
+    expect(problems({ VERCEL: '1' })).toEqual([
+      'DATABASE_URL is required on Vercel',
+      'APP_SECRET is required on Vercel',
+      'BLOB_READ_WRITE_TOKEN is required on Vercel',
+    ]);
+  });
+
+  it('refuses a rate limit of zero', () => {
+    expect(problems({ RATE_LIMIT_PER_MINUTE: '0' })).toEqual(['RATE_LIMIT_PER_MINUTE must be a positive whole number']);
+  });
+});

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import { db } from '../../server/db/client';
+
+describe('migrations', () => {
+  it('create every table of the model', async () => {
+    const rows = await db().$queryRaw<{ table_name: string }[]>`
+      SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`;
+    expect(rows.map((r) => r.table_name)).toEqual([
+      '_prisma_migrations', 'account', 'api_key', 'attachment', 'comment', 'label', 'membership', 'project',
+      'project_label', 'session', 'status', 'task', 'task_assignee', 'task_label', 'user', 'verification', 'workspace',
+    ]);
+  });
+
+  it('are recorded as applied in Prisma\'s bookkeeping', async () => {
+    const rows = await db().$queryRaw<{ migration_name: string; finished_at: Date | null }[]>`
+      SELECT migration_name, finished_at FROM _prisma_migrations`;
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((r) => r.finished_at !== null)).toBe(true);
+  });
+
+  it('create an index for every lookup and filter of the API', async () => {
+    const rows = await db().$queryRaw<{ indexdef: string }[]>`SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'`;
+    const defs = rows.map((r) => r.indexdef.replace(/^CREATE (UNIQUE )?INDEX \S+ ON public\./, '$1'));
+    expect(defs).toEqual(
+      expect.arrayContaining([
+        'UNIQUE task USING btree (project_id, number)',
+        'task USING btree (project_id, parent_id, created_at DESC, id DESC)',
+        'task USING btree (project_id, status_id)',
+        'task USING btree (project_id, category)',
+        'task USING btree (project_id, priority)',
+        'task USING btree (parent_id)',
+        'task USING gin (title gin_trgm_ops)',
+        'task_assignee USING btree (user_id)',
+        'task_label USING btree (label_id)',
+        'UNIQUE api_key USING btree (key_hash)',
+        'UNIQUE project USING btree (workspace_id, slug)',
+        'comment USING btree (task_id, created_at)',
+        'attachment USING btree (task_id)',
+        'status USING btree (project_id, display_order)',
+      ]),
+    );
+  });
+});

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { dumpEmbeddedDatabase, startEmbeddedDatabase } from '../../server/db/embedded';
+import { migrateDatabase } from '../../server/db/migrate';
+import { databaseUrl, withDatabase } from './postgres';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    testDatabase: { kind: 'postgres'; serverUrl: string; template: string } | { kind: 'embedded'; dump: string };
+  }
+}
+
+/**
+ * Migrates one database per run; each test file then starts from a copy of it:
+ * a PostgreSQL template when DATABASE_URL names a server, else a PGlite dump.
+ */
+export default async function setup(project: TestProject) {
+  const runId = `${Date.now().toString(36)}${randomBytes(3).toString('hex')}`;
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl) {
+    const template = `taskapi_test_${runId}`;
+    await withDatabase(serverUrl, (client) => client.query(`CREATE DATABASE ${template}`));
+    await migrateDatabase(databaseUrl(serverUrl, template));
+    project.provide('testDatabase', { kind: 'postgres', serverUrl, template });
+    return async () => {
+      await withDatabase(serverUrl, async (client) => {
+        const { rows } = await client.query<{ datname: string }>(
+          'SELECT datname FROM pg_database WHERE datname LIKE $1',
+          [`${template}%`],
+        );
+        for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+      });
+    };
+  }
+  const embedded = await startEmbeddedDatabase();
+  await migrateDatabase(embedded.url);
+  const dump = path.join(os.tmpdir(), `taskapi-test-${runId}.tar`);
+  await fs.writeFile(dump, Buffer.from(await (await dumpEmbeddedDatabase(embedded.db)).arrayBuffer()));
+  await embedded.stop();
+  project.provide('testDatabase', { kind: 'embedded', dump });
+  return () => fs.rm(dump, { force: true });
+}

@@ -1,0 +1,19 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+
+export default defineConfig({
+  root,
+  resolve: { alias: { '@': root } },
+  test: {
+    include: ['tests/**/*.test.ts'],
+    exclude: ['tests/bench/**', 'node_modules/**'],
+    globalSetup: ['tests/support/global-setup.ts'],
+    setupFiles: ['tests/support/database.ts'],
+    pool: 'forks',
+    maxWorkers: 2,
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+});
