@@ -9,6 +9,8 @@ import { generateKeySecret, hashKey, keyHint } from './secret';
  * the settings page.
  */
 
+export const futureDate = () => z.date().refine((date) => date.getTime() > Date.now(), 'must be in the future');
+
 export const keyCreateSchema = z.object({
   name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   scopes: z
@@ -16,10 +18,7 @@ export const keyCreateSchema = z.object({
     .min(1, 'must name at least one scope')
     .transform((scopes) => SCOPES.filter((scope) => scopes.includes(scope))),
   projectId: z.uuid().nullable(),
-  expiresAt: z
-    .date()
-    .nullable()
-    .refine((date) => date === null || date.getTime() > Date.now(), 'must be in the future'),
+  expiresAt: futureDate().nullable(),
 });
 export type KeyCreateInput = z.infer<typeof keyCreateSchema>;
 

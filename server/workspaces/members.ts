@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import { hashPassword } from 'better-auth/crypto';
 import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { Role } from '../db/generated/enums';
@@ -22,7 +21,9 @@ interface AddMemberInput {
  * becomes a sign-in credential in the shape the settings page's auth library reads.
  */
 export async function addMember(db: Db, input: AddMemberInput) {
-  const passwordHash = input.password === undefined ? undefined : await hashPassword(input.password);
+  // Loaded on demand: the hashing library is large and most callers never need it.
+  const passwordHash =
+    input.password === undefined ? undefined : await (await import('better-auth/crypto')).hashPassword(input.password);
   return db.$transaction(async (tx) => {
     const user = await tx.user.upsert({
       where: { email: input.email },

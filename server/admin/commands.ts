@@ -1,0 +1,174 @@
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { createApiKey, futureDate, keyCreateSchema, listApiKeys, revokeApiKey } from '../keys/manage';
+import { SCOPES } from '../keys/scopes';
+import { colorSchema, createLabel, createProject, createStatus, findProject, prefixSchema, STATUS_CATEGORIES } from '../projects/projects';
+import { addMember, emailSchema, passwordSchema, ROLES } from '../workspaces/members';
+import { createWorkspace, findWorkspace, nameSchema, slugSchema } from '../workspaces/workspaces';
+
+type OptionSpec = Record<string, { type: 'string' }>;
+
+export interface Command {
+  usage: string;
+  options: OptionSpec;
+  input: z.ZodType;
+  run(db: Db, input: unknown): Promise<object>;
+  /** The human-readable line printed without --json. */
+  describe(record: object): string;
+}
+
+const strings = (...names: string[]): OptionSpec =>
+  Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
+
+const required = <T extends z.ZodType>(schema: T) =>
+  z.any().refine((value) => value !== undefined, 'is required').pipe(schema);
+
+const scopesList = z
+  .string()
+  .transform((value) => value.split(',').map((scope) => scope.trim()).filter(Boolean))
+  .pipe(keyCreateSchema.shape.scopes);
+
+const ISO_MESSAGE = 'must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T00:00:00Z';
+const isoDateTime = z
+  .string()
+  .refine((value) => z.iso.datetime({ offset: true }).safeParse(value).success || z.iso.date().safeParse(value).success, ISO_MESSAGE)
+  .transform((value) => new Date(value));
+
+function define<S extends z.ZodType, R extends object>(command: {
+  usage: string;
+  options: OptionSpec;
+  input: S;
+  run(db: Db, input: z.output<S>): Promise<R>;
+  describe(record: R): string;
+}): Command {
+  return command as Command;
+}
+
+export const commands: Record<string, Command> = {
+  'workspace create': define({
+    usage: '--slug S --name N',
+    options: strings('slug', 'name'),
+    input: z.object({ slug: required(slugSchema), name: required(nameSchema) }),
+    run: (db, input) => createWorkspace(db, input),
+    describe: (w) => `Created workspace ${w.slug} (${w.id})`,
+  }),
+
+  'member add': define({
+    usage: '--workspace S --email E --name N [--role owner|admin|member] [--password P]',
+    options: strings('workspace', 'email', 'name', 'role', 'password'),
+    input: z.object({
+      workspace: required(slugSchema),
+      email: required(emailSchema),
+      name: required(nameSchema),
+      role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).default('member'),
+      password: passwordSchema.optional(),
+    }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return addMember(db, { workspaceId: workspace.id, email: input.email, name: input.name, role: input.role, password: input.password });
+    },
+    describe: (m) => `Added ${m.email} as ${m.role} (user ${m.id})`,
+  }),
+
+  'project create': define({
+    usage: '--workspace S --slug P --name N --prefix PFX',
+    options: strings('workspace', 'slug', 'name', 'prefix'),
+    input: z.object({
+      workspace: required(slugSchema),
+      slug: required(slugSchema),
+      name: required(nameSchema),
+      prefix: required(prefixSchema),
+    }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return createProject(db, { workspaceId: workspace.id, slug: input.slug, name: input.name, keyPrefix: input.prefix });
+    },
+    describe: (p) => `Created project ${p.slug} (${p.id}) with statuses ${p.statuses.map((s) => s.name).join(', ')}`,
+  }),
+
+  'status create': define({
+    usage: '--workspace S --project P --name N --category todo|in_progress|done [--color #hex]',
+    options: strings('workspace', 'project', 'name', 'category', 'color'),
+    input: z.object({
+      workspace: required(slugSchema),
+      project: required(slugSchema),
+      name: required(nameSchema),
+      category: required(z.enum(STATUS_CATEGORIES, { error: `must be one of ${STATUS_CATEGORIES.join(', ')}` })),
+      color: colorSchema.optional(),
+    }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      const project = await findProject(db, workspace.id, input.project);
+      return createStatus(db, { projectId: project.id, name: input.name, category: input.category, color: input.color ?? null });
+    },
+    describe: (s) => `Created status ${s.name} (${s.id}) at position ${s.order}`,
+  }),
+
+  'label create': define({
+    usage: '--workspace S --name N --color #hex [--project P]',
+    options: strings('workspace', 'name', 'color', 'project'),
+    input: z.object({
+      workspace: required(slugSchema),
+      name: required(nameSchema),
+      color: required(colorSchema),
+      project: slugSchema.optional(),
+    }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      const project = input.project ? await findProject(db, workspace.id, input.project) : null;
+      return createLabel(db, { workspaceId: workspace.id, name: input.name, color: input.color, projectId: project?.id ?? null });
+    },
+    describe: (l) => `Created ${l.scope === 'workspace' ? 'workspace-wide' : 'project'} label ${l.name} (${l.id})`,
+  }),
+
+  'key create': define({
+    usage: `--workspace S --name N --scopes ${SCOPES.join(',')} [--project P] [--expires ISO-8601]`,
+    options: strings('workspace', 'name', 'scopes', 'project', 'expires'),
+    input: z.object({
+      workspace: required(slugSchema),
+      name: required(keyCreateSchema.shape.name),
+      scopes: required(scopesList),
+      project: slugSchema.optional(),
+      expires: isoDateTime.pipe(futureDate()).optional(),
+    }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      const project = input.project ? await findProject(db, workspace.id, input.project) : null;
+      return createApiKey(
+        db,
+        workspace.id,
+        { name: input.name, scopes: input.scopes, projectId: project?.id ?? null, expiresAt: input.expires ?? null },
+        null,
+      );
+    },
+    describe: (k) =>
+      `Created key ${k.name} (${k.id}) with ${k.scopes.join(', ')}.\nKey (shown once, store it now): ${k.key}`,
+  }),
+
+  'key revoke': define({
+    usage: '--workspace S --id ID',
+    options: strings('workspace', 'id'),
+    input: z.object({ workspace: required(slugSchema), id: required(z.string()) }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return revokeApiKey(db, workspace.id, input.id);
+    },
+    describe: (k) => `Revoked key ${k.name} (${k.id})`,
+  }),
+
+  'key list': define({
+    usage: '--workspace S',
+    options: strings('workspace'),
+    input: z.object({ workspace: required(slugSchema) }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return { workspace: workspace.slug, keys: await listApiKeys(db, workspace.id) };
+    },
+    describe: ({ keys }) =>
+      keys.length === 0
+        ? 'No keys'
+        : keys
+            .map((k) => `${k.id}  ${k.hint}  ${k.state.padEnd(7)}  ${k.scopes.join(',')}  ${k.project?.slug ?? 'all projects'}  ${k.name}`)
+            .join('\n'),
+  }),
+};

@@ -1,0 +1,180 @@
+import { describe, expect, it } from 'vitest';
+import { db } from '../../server/db/client';
+import { createApiKey } from '../../server/keys/manage';
+import { hashKey } from '../../server/keys/secret';
+import { createProject } from '../../server/projects/projects';
+import { createWorkspace } from '../../server/workspaces/workspaces';
+import { parseCommand, UsageError } from '../../server/admin/parse';
+import { runAdmin, runAdminInProcess } from '../support/cli';
+
+let counter = 0;
+const slug = () => `cli-${process.pid}-${++counter}`;
+
+// Preconditions are made in-process; only the command under test runs as a child.
+async function workspace(options: { withProject?: boolean } = {}) {
+  const created = await createWorkspace(db(), { slug: slug(), name: 'CLI Co' });
+  if (options.withProject) await createProject(db(), { workspaceId: created.id, slug: 'web', name: 'Web', keyPrefix: 'WEB' });
+  return created.slug;
+}
+
+async function createKey(ws: string) {
+  const workspaceId = (await db().workspace.findUniqueOrThrow({ where: { slug: ws } })).id;
+  return createApiKey(db(), workspaceId, { name: 'CI', scopes: ['task:read'], projectId: null, expiresAt: null }, null);
+}
+
+describe('admin CLI', () => {
+  it('workspace create prints exactly one JSON object with the id on stdout', async () => {
+    const s = slug();
+    const result = await runAdmin(['workspace', 'create', '--slug', s, '--name', 'Acme', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.stdout.trim().split('\n')).toHaveLength(1);
+    expect(result.json).toMatchObject({ id: expect.any(String), slug: s, name: 'Acme' });
+    expect(await db().workspace.findUnique({ where: { slug: s } })).not.toBeNull();
+  });
+
+  it('prints a human-readable line without --json', async () => {
+    const s = slug();
+    const result = await runAdmin(['workspace', 'create', '--slug', s, '--name', 'Acme']);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(new RegExp(`^Created workspace ${s} \\(`));
+  });
+
+  it('member add creates the user with the member role by default', async () => {
+    const ws = await workspace();
+    const result = await runAdminInProcess(['member', 'add', '--workspace', ws, '--email', `Ada-${ws}@Example.test`, '--name', 'Ada', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.json).toMatchObject({ id: expect.any(String), email: `ada-${ws}@example.test`, role: 'member' });
+  });
+
+  it('member add with a password stores only a hash of it', async () => {
+    const ws = await workspace();
+    const password = `correct horse ${ws}`;
+    const result = await runAdminInProcess([
+      'member', 'add', '--workspace', ws, '--email', `grace-${ws}@example.test`, '--name', 'Grace', '--role', 'admin', '--password', password, '--json',
+    ]);
+    expect(result.code).toBe(0);
+    const account = await db().account.findFirstOrThrow({ where: { userId: result.json.id } });
+    expect(account.providerId).toBe('credential');
+    expect(account.password).not.toContain(password);
+    expect(account.password).toMatch(/^[0-9a-f]+:[0-9a-f]+$/);
+  });
+
+  it('project create adds the statuses To Do, In Progress and Done in that order', async () => {
+    const ws = await workspace();
+    const result = await runAdminInProcess(['project', 'create', '--workspace', ws, '--slug', 'web', '--name', 'Web', '--prefix', 'WEB', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.json.statuses.map((s: { name: string; category: string; order: number }) => [s.name, s.category, s.order])).toEqual([
+      ['To Do', 'todo', 0],
+      ['In Progress', 'in_progress', 1],
+      ['Done', 'done', 2],
+    ]);
+  });
+
+  it('status create appends the status last in display order', async () => {
+    const ws = await workspace({ withProject: true });
+    const result = await runAdminInProcess([
+      'status', 'create', '--workspace', ws, '--project', 'web', '--name', 'Blocked', '--category', 'in_progress', '--color', '#ff0000', '--json',
+    ]);
+    expect(result.code).toBe(0);
+    expect(result.json).toMatchObject({ name: 'Blocked', category: 'in_progress', color: '#ff0000', order: 3 });
+  });
+
+  it('label create makes a workspace-wide label, or a project label with --project', async () => {
+    const ws = await workspace({ withProject: true });
+    const shared = await runAdminInProcess(['label', 'create', '--workspace', ws, '--name', 'bug', '--color', '#ef4444', '--json']);
+    const scoped = await runAdminInProcess(['label', 'create', '--workspace', ws, '--name', 'design', '--color', '#ec4899', '--project', 'web', '--json']);
+    expect(shared.json).toMatchObject({ name: 'bug', scope: 'workspace' });
+    expect(scoped.json).toMatchObject({ name: 'design', scope: 'project' });
+    expect(await db().projectLabel.count({ where: { labelId: scoped.json.id } })).toBe(1);
+  });
+
+  it('key create prints the key once, in the documented format, and stores only its hash', async () => {
+    const ws = await workspace();
+    const result = await runAdmin(['key', 'create', '--workspace', ws, '--name', 'CI', '--scopes', 'task:read,task:create', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.json.key).toMatch(/^tk_[0-9a-f]{40}$/);
+    expect(result.json).toMatchObject({ name: 'CI', scopes: ['task:read', 'task:create'], project: null, state: 'active' });
+    const stored = await db().apiKey.findUniqueOrThrow({ where: { id: result.json.id } });
+    expect(stored.keyHash).toBe(hashKey(result.json.key));
+    expect(stored.hint).toBe(`tk_…${result.json.key.slice(-4)}`);
+  });
+
+  it('key create limits a key to one project and an expiry', async () => {
+    const ws = await workspace({ withProject: true });
+    const result = await runAdminInProcess([
+      'key', 'create', '--workspace', ws, '--name', 'CI', '--scopes', 'task:read', '--project', 'web', '--expires', '2099-01-01T00:00:00Z', '--json',
+    ]);
+    expect(result.json).toMatchObject({ project: { slug: 'web' }, expiresAt: '2099-01-01T00:00:00.000Z' });
+  });
+
+  it('key list never shows a secret', async () => {
+    const ws = await workspace();
+    const created = await createKey(ws);
+    const listed = await runAdminInProcess(['key', 'list', '--workspace', ws, '--json']);
+    expect(listed.code).toBe(0);
+    expect(listed.json.keys).toHaveLength(1);
+    expect(listed.stdout).not.toContain(created.key);
+    expect(listed.stdout).not.toContain(hashKey(created.key));
+    expect(listed.json.keys[0]).not.toHaveProperty('key');
+  });
+
+  it('key revoke marks the key revoked', async () => {
+    const ws = await workspace();
+    const created = await createKey(ws);
+    const revoked = await runAdminInProcess(['key', 'revoke', '--workspace', ws, '--id', created.id, '--json']);
+    expect(revoked.code).toBe(0);
+    expect(revoked.json).toMatchObject({ id: created.id, state: 'revoked', revokedAt: expect.any(String) });
+  });
+
+  describe('bad arguments are refused with a message naming the problem', () => {
+    it.each([
+      [['frobnicate', 'now'], /Unknown command: frobnicate now/],
+      [['workspace', 'create', '--name', 'No slug'], /--slug: is required/],
+      [['workspace', 'create', '--slug', 'Bad Slug', '--name', 'x'], /--slug: must be lowercase letters, digits and single dashes/],
+      [['workspace', 'create', '--slug', 'ok', '--name', 'x', '--colour', 'red'], /Unknown option '--colour'/],
+      [['member', 'add', '--workspace', 'ok', '--email', 'not-an-email', '--name', 'x'], /--email: must be an email address/],
+      [['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--role', 'boss'], /--role: must be one of owner, admin, member/],
+      [['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--password', 'short'], /--password: must be at least 8 characters/],
+      [['project', 'create', '--workspace', 'ok', '--slug', 'web', '--name', 'Web', '--prefix', 'web'], /--prefix: must be 1 to 10 uppercase letters/],
+      [['status', 'create', '--workspace', 'ok', '--project', 'web', '--name', 'x', '--category', 'later'], /--category: must be one of todo, in_progress, done/],
+      [['label', 'create', '--workspace', 'ok', '--name', 'bug', '--color', 'red'], /--color: must be a hex color/],
+      [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:delete'], /--scopes\.0: must be one of task:read, task:create, task:update/],
+      [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', ''], /--scopes: must name at least one scope/],
+      [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read', '--expires', 'tomorrow'], /--expires: must be an ISO 8601/],
+      [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read', '--expires', '2001-01-01T00:00:00Z'], /--expires: must be in the future/],
+      [['key', 'list', '--workspace', 'ok', 'extra'], /Unexpected argument 'extra'/],
+    ])('%j', (args, message) => {
+      expect(() => parseCommand([...args, '--json'])).toThrow(UsageError);
+      expect(() => parseCommand([...args, '--json'])).toThrow(message);
+    });
+  });
+
+  describe('exits with 2, nothing on stdout and the reason on stderr', () => {
+    it('for a bad argument', async () => {
+      const result = await runAdmin(['workspace', 'create', '--slug', 'Bad Slug', '--name', 'x', '--json']);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/--slug: must be lowercase letters/);
+    });
+
+    it('an unknown workspace', async () => {
+      const result = await runAdmin(['key', 'list', '--workspace', 'no-such-workspace', '--json']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/Workspace no-such-workspace not found/);
+    });
+
+    it('a slug that is taken', async () => {
+      const ws = await workspace();
+      const result = await runAdminInProcess(['workspace', 'create', '--slug', ws, '--name', 'Again', '--json']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(new RegExp(`Workspace ${ws} already exists`));
+    });
+
+    it('revoking an id that is not a key of the workspace', async () => {
+      const ws = await workspace();
+      const result = await runAdminInProcess(['key', 'revoke', '--workspace', ws, '--id', 'nope', '--json']);
+      expect(result.code).toBe(2);
+      expect(result.stderr).toMatch(/API key not found/);
+    });
+  });
+});

@@ -1,0 +1,45 @@
+import { execFile } from 'node:child_process';
+import { createRequire } from 'node:module';
+import { promisify } from 'node:util';
+
+const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  json: any;
+}
+
+/** Runs the admin CLI's entry point as `npm run admin` does, in a child process. */
+export async function runAdmin(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+  const childEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries({ ...process.env, ...env })) if (value !== undefined) childEnv[name] = value;
+  try {
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, [tsx, 'server/admin/cli.ts', ...args], {
+      env: childEnv as NodeJS.ProcessEnv,
+      timeout: 60_000,
+    });
+    return { code: 0, stdout, stderr, json: parse(stdout) };
+  } catch (error) {
+    const { code, stdout = '', stderr = '' } = error as { code?: number; stdout?: string; stderr?: string };
+    return { code: typeof code === 'number' ? code : 1, stdout, stderr, json: parse(stdout) };
+  }
+}
+
+function parse(stdout: string): unknown {
+  try {
+    return JSON.parse(stdout);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Runs an admin command in this process, through the same code as the CLI's entry point. */
+export async function runAdminInProcess(args: string[]): Promise<CliResult> {
+  const { runCli } = await import('../../server/admin/run');
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  return { code, stdout, stderr, json: parse(stdout) };
+}
