@@ -1,0 +1,20 @@
+import { attachmentsRouter } from './routers/attachments';
+import { commentsRouter } from './routers/comments';
+import { labelsRouter } from './routers/labels';
+import { membersRouter } from './routers/members';
+import { statusesRouter } from './routers/statuses';
+import { tasksRouter } from './routers/tasks';
+import { router } from './trpc';
+
+// trpc-to-openapi matches paths in registration order; no fixed path here sits
+// behind a `{param}` path that could capture it (a test checks this).
+export const publicRouter = router({
+  statuses: statusesRouter,
+  labels: labelsRouter,
+  members: membersRouter,
+  tasks: tasksRouter,
+  comments: commentsRouter,
+  attachments: attachmentsRouter,
+});
+
+export type PublicRouter = typeof publicRouter;

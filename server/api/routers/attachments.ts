@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { getAttachment } from '../../attachments/attachments';
+import { db } from '../../db/client';
+import { AppError } from '../../errors';
+import { operation } from '../operation';
+import { attachmentSchema, getAttachmentInput, MAX_UPLOAD_BYTES } from '../schemas/attachment';
+import { taskPath } from '../schemas/common';
+import { projectProcedure, router } from '../trpc';
+
+export const UPLOAD_AS_MULTIPART = 'Upload the file as multipart/form-data with one part named file';
+
+export const attachmentsRouter = router({
+  get: projectProcedure('task:read')
+    .meta(
+      operation('GET', '/{projectSlug}/tasks/{taskId}/attachments/{attachmentId}', {
+        summary: 'Get an attachment',
+        tag: 'Attachments',
+        description: 'The attachment must belong to the task. `url` downloads the file for one hour from this request.',
+        errors: { 400: 'attachmentId is not a UUID', 404: 'Project, task or attachment not found' },
+      }),
+    )
+    .input(getAttachmentInput)
+    .output(attachmentSchema)
+    .query(({ ctx, input }) => getAttachment(db(), ctx.project, input.taskId, input.attachmentId)),
+
+  // Multipart bodies are served by server/http/upload.ts before they reach tRPC
+  // (trpc-to-openapi refuses them); this procedure describes the operation in the
+  // OpenAPI document and answers JSON bodies, after the same checks, with 415.
+  upload: projectProcedure('task:create')
+    .meta({
+      ...operation('POST', '/{projectSlug}/tasks/{taskId}/attachments', {
+        summary: 'Upload an attachment',
+        tag: 'Attachments',
+        description: `multipart/form-data with one file part named \`file\`, at most ${MAX_UPLOAD_BYTES} bytes (10 MB).`,
+        successStatus: 201,
+        errors: {
+          400: 'No part named file',
+          404: 'Project or task not found',
+          413: 'File larger than 10 MB',
+          415: 'Body is not multipart/form-data',
+        },
+      }),
+    })
+    .input(z.object(taskPath))
+    .output(attachmentSchema)
+    .mutation(() => {
+      throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);
+    }),
+});

@@ -1,0 +1,35 @@
+import { z } from 'zod';
+import { addComment, listComments } from '../../comments/comments';
+import { db } from '../../db/client';
+import { operation } from '../operation';
+import { addCommentInput, commentSchema, listCommentsInput } from '../schemas/comment';
+import { projectProcedure, router } from '../trpc';
+
+export const commentsRouter = router({
+  list: projectProcedure('task:read')
+    .meta(
+      operation('GET', '/{projectSlug}/tasks/{taskId}/comments', {
+        summary: 'List comments',
+        tag: 'Comments',
+        description: 'Oldest first.',
+        errors: { 404: 'Project or task not found' },
+      }),
+    )
+    .input(listCommentsInput)
+    .output(z.array(commentSchema))
+    .query(({ ctx, input }) => listComments(db(), ctx.project, input.taskId)),
+
+  add: projectProcedure('task:update')
+    .meta(
+      operation('POST', '/{projectSlug}/tasks/{taskId}/comments', {
+        summary: 'Add a comment',
+        tag: 'Comments',
+        description: 'Attributed to the name of the API key (`authorName`).',
+        successStatus: 201,
+        errors: { 400: 'Invalid or unknown body field', 404: 'Project or task not found' },
+      }),
+    )
+    .input(addCommentInput)
+    .output(commentSchema)
+    .mutation(({ ctx, input }) => addComment(db(), ctx.principal, ctx.project, input.taskId, input.content)),
+});

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+import { db } from '../../db/client';
+import { listLabels } from '../../lookups/lookups';
+import { operation } from '../operation';
+import { projectPath } from '../schemas/common';
+import { labelSchema } from '../schemas/lookups';
+import { projectProcedure, router } from '../trpc';
+
+export const labelsRouter = router({
+  list: projectProcedure('task:read')
+    .meta(
+      operation('GET', '/{projectSlug}/labels', {
+        summary: 'List labels',
+        tag: 'Lookups',
+        description: 'Workspace-wide labels plus the project-scoped labels assigned to this project, by name.',
+      }),
+    )
+    .input(z.object(projectPath))
+    .output(z.array(labelSchema))
+    .query(({ ctx }) => listLabels(db(), ctx.principal.workspaceId, ctx.project)),
+});

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { charCount, dateTime, taskPath } from './common';
+
+export const MAX_COMMENT = 10_000;
+
+export const commentSchema = z
+  .object({
+    id: z.uuid(),
+    content: z.string(),
+    authorName: z.string().nullable().meta({ description: 'Name of the API key that posted it; null for members' }),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+  })
+  .meta({ id: 'Comment' });
+
+export const listCommentsInput = z.object(taskPath);
+
+export const addCommentInput = z.strictObject({
+  ...taskPath,
+  content: z
+    .string()
+    .refine((value) => charCount(value) >= 1 && charCount(value) <= MAX_COMMENT, `must be 1 to ${MAX_COMMENT} characters`)
+    .refine((value) => value.trim().length > 0, 'must contain a non-space character')
+    .meta({ description: `1 to ${MAX_COMMENT} characters, newlines preserved` }),
+});

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { categorySchema, charCount, dateTime, hexColor, prioritySchema, projectPath, taskPath, uuid } from './common';
+import { labelSchema } from './lookups';
+
+export const MAX_TITLE = 500;
+export const MAX_DESCRIPTION = 100_000;
+export const MAX_ASSIGNEES = 5;
+export const MAX_LABELS = 50;
+export const MAX_SEARCH = 200;
+
+export const taskStatusInlineSchema = z
+  .object({ id: z.uuid(), name: z.string(), color: hexColor().nullable(), category: categorySchema })
+  .meta({ id: 'TaskStatusInline' });
+
+export const assigneeSchema = z
+  .object({ id: z.uuid().meta({ description: 'User ID' }), name: z.string().nullable() })
+  .meta({ id: 'Assignee' });
+
+export const attachmentRefSchema = z
+  .object({ id: z.uuid(), filename: z.string() })
+  .meta({ id: 'AttachmentRef', description: 'ID and filename; the full record comes from Get attachment' });
+
+export const taskSchema = z
+  .object({
+    id: z.uuid(),
+    externalId: z.string().meta({ description: '`<PREFIX>-<number>`, unique within the project', example: 'WEB-12' }),
+    title: z.string(),
+    description: z.string().nullable(),
+    category: categorySchema,
+    status: taskStatusInlineSchema.nullable(),
+    priority: prioritySchema,
+    dueDate: dateTime().nullable(),
+    assignees: z.array(assigneeSchema),
+    labels: z.array(labelSchema),
+    attachments: z.array(attachmentRefSchema),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+  })
+  .meta({ id: 'Task' });
+
+export const paginationSchema = z
+  .object({
+    total: z.number().int(),
+    page: z.number().int(),
+    limit: z.number().int(),
+    totalPages: z.number().int().meta({ description: 'ceil(total / limit)' }),
+    hasMore: z.boolean(),
+  })
+  .meta({ id: 'PaginationMeta' });
+
+export const taskListSchema = z.object({ tasks: z.array(taskSchema), meta: paginationSchema }).meta({ id: 'TaskList' });
+
+const wholeNumber = (rule: string) =>
+  z.number({ error: `must be a whole number ${rule}` }).int({ error: `must be a whole number ${rule}` });
+
+export const SORT_FIELDS = ['createdAt', 'updatedAt', 'dueDate', 'priority'] as const;
+
+export const listTasksInput = z.object({
+  ...projectPath,
+  page: wholeNumber('>= 1').min(1, 'must be a whole number >= 1').default(1),
+  limit: wholeNumber('from 1 to 100').min(1, 'must be a whole number from 1 to 100').max(100, 'must be a whole number from 1 to 100').default(20),
+  statusId: uuid().optional().meta({ description: 'Filter by custom status; takes precedence over `status`' }),
+  status: categorySchema.optional().meta({ description: 'Filter by category; ignored when `statusId` is given' }),
+  priority: prioritySchema.optional(),
+  search: z
+    .string()
+    .max(MAX_SEARCH, `must be at most ${MAX_SEARCH} characters`)
+    .optional()
+    .meta({ description: 'Case-insensitive substring of the title, or an external ID such as WEB-12' }),
+  assigneeId: uuid().optional(),
+  labelId: uuid().optional(),
+  sort: z
+    .enum(SORT_FIELDS, { error: `must be one of ${SORT_FIELDS.join(', ')}` })
+    .default('createdAt')
+    .meta({ description: 'Extension: sort field. Ties are broken by id.' }),
+  order: z
+    .enum(['asc', 'desc'], { error: 'must be one of asc, desc' })
+    .default('desc')
+    .meta({ description: 'Extension: sort direction' }),
+});
+export type ListTasksInput = z.infer<typeof listTasksInput>;
+
+export const getTaskInput = z.object(taskPath);
+
+const title = z
+  .string()
+  .transform((value) => value.trim())
+  .refine((value) => charCount(value) >= 1 && charCount(value) <= MAX_TITLE, `must be 1 to ${MAX_TITLE} characters`)
+  .meta({ description: `1 to ${MAX_TITLE} characters; surrounding whitespace is removed`, example: 'Fix login form' });
+
+const description = z
+  .string()
+  .refine((value) => charCount(value) <= MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`)
+  .meta({ description: `Plain text, newlines preserved, at most ${MAX_DESCRIPTION} characters` });
+
+// Zod's own date-time check accepts impossible days such as 2026-02-30.
+const dueDate = z.iso
+  .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z' })
+  .refine((value) => isRealDate(value), 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z')
+  .transform((value) => new Date(value))
+  .meta({ description: 'ISO 8601 date-time with a time zone; returned in UTC' });
+
+function isRealDate(value: string): boolean {
+  const [, year, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(value) ?? [];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+}
+
+const idList = (max: number, what: string) =>
+  z
+    .array(uuid(), { error: 'must be an array of UUIDs' })
+    .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))])
+    .refine((ids) => ids.length <= max, `must hold at most ${max} ${what}`);
+
+export const createTaskInput = z.strictObject({
+  ...projectPath,
+  title,
+  description: description.nullable().optional(),
+  priority: prioritySchema.optional().meta({ description: 'Defaults to `none`' }),
+  dueDate: dueDate.nullable().optional(),
+  statusId: uuid().optional().meta({ description: 'Defaults to the first status of category `todo`' }),
+  assigneeIds: idList(MAX_ASSIGNEES, 'assignees')
+    .optional()
+    .meta({ description: `User IDs from the members list; at most ${MAX_ASSIGNEES}; duplicates count once` }),
+  labelIds: idList(MAX_LABELS, 'labels')
+    .optional()
+    .meta({ description: `IDs from the labels list; at most ${MAX_LABELS}; duplicates count once` }),
+});
+export type CreateTaskInput = z.infer<typeof createTaskInput>;
+
+export const updateTaskInput = z.strictObject({
+  ...taskPath,
+  title: title.optional(),
+  description: description.nullable().optional().meta({ description: 'null clears it' }),
+  priority: prioritySchema.optional(),
+  dueDate: dueDate.nullable().optional().meta({ description: 'null clears it' }),
+  statusId: uuid().optional(),
+  assigneeIds: idList(MAX_ASSIGNEES, 'assignees').optional().meta({ description: 'Replaces the whole list; [] removes all' }),
+  labelIds: idList(MAX_LABELS, 'labels').optional().meta({ description: 'Replaces the whole list; [] removes all' }),
+});
+export type UpdateTaskInput = z.infer<typeof updateTaskInput>;

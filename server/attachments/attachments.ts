@@ -1,0 +1,41 @@
+import type { ProjectRef } from '../api/access';
+import type { Db } from '../db/client';
+import { notFound } from '../errors';
+import { storage } from '../storage/storage';
+import { findTaskId } from '../tasks/get';
+
+export const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
+const ATTACHMENT_NOT_FOUND = 'Attachment not found';
+
+interface AttachmentRow {
+  id: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+  storageKey: string;
+  createdAt: Date;
+}
+
+/** The full record, with a download URL valid for an hour from now. */
+export async function toAttachment(row: AttachmentRow) {
+  const url = await storage().downloadUrl(
+    { key: row.storageKey, filename: row.filename, contentType: row.mimeType },
+    new Date(Date.now() + DOWNLOAD_URL_TTL_MS),
+  );
+  return {
+    id: row.id,
+    filename: row.filename,
+    url,
+    mimeType: row.mimeType,
+    size: row.size,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+/** An attachment addressed through another task's path is not found. */
+export async function getAttachment(db: Db, project: ProjectRef, taskId: string, attachmentId: string) {
+  const id = await findTaskId(db, project, taskId);
+  const row = await db.attachment.findFirst({ where: { id: attachmentId.toLowerCase(), taskId: id } });
+  if (!row) throw notFound(ATTACHMENT_NOT_FOUND);
+  return toAttachment(row);
+}

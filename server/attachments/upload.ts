@@ -1,0 +1,57 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/client';
+import { notFound } from '../errors';
+import { removeStoredFiles, storage } from '../storage/storage';
+import { TASK_NOT_FOUND } from '../tasks/get';
+import { toAttachment } from './attachments';
+
+export interface IncomingFile {
+  filename: string;
+  mimeType: string;
+  body: ReadableStream<Uint8Array>;
+}
+
+export interface StoredFile {
+  storageKey: string;
+  filename: string;
+  mimeType: string;
+  size: number;
+}
+
+/** Stores the bytes under a fresh random key; nothing is left behind if the stream fails. */
+export async function storeFile(file: IncomingFile): Promise<StoredFile> {
+  const storageKey = randomUUID().replaceAll('-', '');
+  try {
+    const size = await storage().put(storageKey, file.body, file.mimeType);
+    return { storageKey, filename: file.filename, mimeType: file.mimeType, size };
+  } catch (error) {
+    // The store removes its own partial writes; this covers a remote store that kept the bytes anyway.
+    removeStoredFiles([storageKey]);
+    throw error;
+  }
+}
+
+/** Stored bytes that will not become an attachment. */
+export function discardFile(file: StoredFile): void {
+  removeStoredFiles([file.storageKey]);
+}
+
+/**
+ * Writes the row once the bytes are stored. The task may have been deleted in
+ * between (its delete locks the row, so the insert then fails on the foreign key):
+ * the file goes too and the client learns the task is gone.
+ */
+export async function recordAttachment(db: Db, taskId: string, file: StoredFile) {
+  let row;
+  try {
+    row = await db.attachment.create({ data: { taskId, ...file } });
+  } catch (error) {
+    discardFile(file);
+    throw isForeignKeyViolation(error) ? notFound(TASK_NOT_FOUND) : error;
+  }
+  return toAttachment(row);
+}
+
+function isForeignKeyViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2003';
+}

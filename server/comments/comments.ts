@@ -1,0 +1,30 @@
+import type { ApiPrincipal } from '../auth/api-key';
+import type { ProjectRef } from '../api/access';
+import type { Db } from '../db/client';
+import { findTaskId } from '../tasks/get';
+
+const commentSelect = { id: true, content: true, authorName: true, createdAt: true, updatedAt: true } as const;
+
+function toComment(row: { id: string; content: string; authorName: string | null; createdAt: Date; updatedAt: Date }) {
+  return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
+}
+
+export async function listComments(db: Db, project: ProjectRef, taskId: string) {
+  const id = await findTaskId(db, project, taskId);
+  const rows = await db.comment.findMany({
+    where: { taskId: id },
+    orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+    select: commentSelect,
+  });
+  return rows.map(toComment);
+}
+
+/** A comment posted through the API is attributed to the key's name as it is now. */
+export async function addComment(db: Db, principal: ApiPrincipal, project: ProjectRef, taskId: string, content: string) {
+  const id = await findTaskId(db, project, taskId);
+  const row = await db.comment.create({
+    data: { taskId: id, content, authorApiKeyId: principal.keyId, authorName: principal.keyName },
+    select: commentSelect,
+  });
+  return toComment(row);
+}

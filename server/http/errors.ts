@@ -1,0 +1,85 @@
+import { TRPCError } from '@trpc/server';
+import type { z } from 'zod';
+import { AppError, type AppErrorKind } from '../errors';
+
+/** The body of every error response: `{statusCode, message}` and nothing else. */
+export interface PublicError {
+  statusCode: number;
+  message: string;
+}
+
+const STATUS: Record<AppErrorKind, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  too_many_requests: 429,
+};
+
+// Errors tRPC or trpc-to-openapi raise by themselves, before our code runs.
+const FRAMEWORK: Partial<Record<TRPCError['code'], PublicError>> = {
+  PARSE_ERROR: { statusCode: 400, message: 'Request body is not valid JSON' },
+  NOT_FOUND: { statusCode: 404, message: 'Not found' },
+  METHOD_NOT_SUPPORTED: { statusCode: 405, message: 'Method not allowed' },
+  UNSUPPORTED_MEDIA_TYPE: { statusCode: 415, message: 'Content-Type must be application/json' },
+  PAYLOAD_TOO_LARGE: { statusCode: 413, message: 'Request body too large' },
+};
+
+export const INTERNAL_ERROR: PublicError = { statusCode: 500, message: 'Internal server error' };
+
+export function appErrorToPublic(error: AppError): PublicError {
+  return { statusCode: STATUS[error.kind], message: error.message };
+}
+
+/**
+ * The one mapping from anything thrown to what the client sees. Unknown errors
+ * become a generic 500; the caller logs the details with the request id.
+ */
+export function toPublicError(error: unknown): PublicError {
+  if (error instanceof AppError) return appErrorToPublic(error);
+  if (error instanceof TRPCError) {
+    if (error.cause instanceof AppError) return appErrorToPublic(error.cause);
+    if (isZodError(error.cause)) return { statusCode: 400, message: describeIssues(error.cause.issues) };
+    const known = FRAMEWORK[error.code];
+    if (known) return known;
+  }
+  return INTERNAL_ERROR;
+}
+
+function isZodError(value: unknown): value is z.ZodError {
+  return value instanceof Error && value.name === 'ZodError' && Array.isArray((value as z.ZodError).issues);
+}
+
+/** `title: must be 1 to 500 characters; priority: must be one of none, low, …` */
+export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
+  return issues.map(describeIssue).join('; ');
+}
+
+function describeIssue(issue: z.core.$ZodIssue): string {
+  const field = issue.path.map(String).join('.');
+  const at = (text: string) => (field ? `${field}: ${text}` : text);
+  switch (issue.code) {
+    case 'unrecognized_keys': {
+      const names = issue.keys.map((key) => (field ? `${field}.${key}` : key));
+      return `Unknown field${names.length > 1 ? 's' : ''}: ${names.join(', ')}`;
+    }
+    case 'invalid_type':
+      if (issue.input === undefined) return at('is required');
+      if (issue.input === null) return at('must not be null');
+      return at(issue.message.startsWith('Invalid input') ? `must be ${article(issue.expected)}` : issue.message);
+    case 'invalid_value':
+      return at(issue.message.startsWith('Invalid option') ? `must be one of ${issue.values.map(String).join(', ')}` : issue.message);
+    default:
+      return at(issue.message);
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'array') return 'an array';
+  if (expected === 'object') return 'an object';
+  if (expected === 'int') return 'a whole number';
+  return `a ${expected}`;
+}

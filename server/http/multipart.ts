@@ -1,0 +1,119 @@
+import { Readable } from 'node:stream';
+import busboy from 'busboy';
+import { AppError, badRequest } from '../errors';
+
+export interface FilePart {
+  /** As the client sent it, path and all; undefined when it sent none. */
+  filename: string | undefined;
+  mimeType: string;
+  body: ReadableStream<Uint8Array>;
+}
+
+export interface FileLimits {
+  field: string;
+  fileBytes: number;
+  bodyBytes: number;
+  fileTooLarge: string;
+}
+
+/**
+ * Streams the one file part of a multipart body into `consume`, never holding
+ * more than a chunk. When the body turns out wrong after `consume` succeeded
+ * (a second file part, say), `undo` gets its result.
+ */
+export type FileReader = <T>(
+  body: ReadableStream<Uint8Array> | null,
+  consume: (part: FilePart) => Promise<T>,
+  undo: (result: T) => void,
+) => Promise<T>;
+
+const MALFORMED = 'Request body is not valid multipart/form-data';
+const INCOMPLETE = 'Request body ended before the upload was complete';
+const BODY_TOO_LARGE = 'Request body too large';
+
+/** A reader for this request's body; null unless it is multipart/form-data with a boundary. */
+export function fileReader(headers: Headers, limits: FileLimits): FileReader | null {
+  const contentType = headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(contentType)) return null;
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: { 'content-type': contentType },
+      // Browsers send raw UTF-8 in filename="…".
+      defParamCharset: 'utf8',
+      // The parser reports reaching its limit, not passing it: one byte more tells a full 10 MB file from a larger one.
+      limits: { files: 1, fileSize: limits.fileBytes + 1 },
+    });
+  } catch {
+    return null;
+  }
+  return (body, consume, undo) => readFile(parser, Readable.from(capped(body, limits.bodyBytes)), limits, consume, undo);
+}
+
+async function readFile<T>(
+  parser: busboy.Busboy,
+  source: Readable,
+  limits: FileLimits,
+  consume: (part: FilePart) => Promise<T>,
+  undo: (result: T) => void,
+): Promise<T> {
+  let consumed: Promise<T> | undefined;
+  let part: Readable | undefined;
+  const parsed = new Promise<void>((resolve, reject) => {
+    parser.on('file', (name, stream, info) => {
+      // Skipped, yet it was the one file part allowed: a `file` part after it is refused.
+      if (name !== limits.field) {
+        stream.resume();
+        return;
+      }
+      part = stream;
+      stream.on('limit', () => {
+        const error = new AppError('payload_too_large', limits.fileTooLarge);
+        stream.destroy(error);
+        reject(error);
+      });
+      // Inside an event handler a synchronous throw would crash the process: make it a rejection.
+      consumed = (async () =>
+        consume({ filename: info.filename, mimeType: info.mimeType, body: Readable.toWeb(stream) as ReadableStream<Uint8Array> }))();
+      consumed.catch(reject);
+    });
+    parser.on('filesLimit', () => reject(badRequest(`${limits.field}: only one file part is allowed`)));
+    parser.on('error', () => reject(badRequest(MALFORMED)));
+    parser.on('close', resolve);
+    source.on('error', reject);
+    source.pipe(parser);
+  });
+
+  try {
+    await parsed;
+  } catch (error) {
+    // Stop reading without cancelling the request body: that would reset the
+    // connection before the client sees the answer.
+    source.unpipe(parser);
+    source.destroy();
+    part?.destroy(error as Error);
+    if (consumed) await consumed.then(undo, () => undefined);
+    throw error;
+  }
+  if (!consumed) throw badRequest(`${limits.field}: a file part named ${limits.field} is required`);
+  return consumed;
+}
+
+/** The body's chunks, failing once they pass `limit` bytes in all. */
+async function* capped(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  let total = 0;
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw badRequest(INCOMPLETE);
+    }
+    if (chunk.done) return;
+    total += chunk.value.byteLength;
+    if (total > limit) throw new AppError('payload_too_large', BODY_TOO_LARGE);
+    yield chunk.value;
+  }
+}

@@ -1,0 +1,71 @@
+import { admit, type RequestState } from '../api/access';
+import { UPLOAD_AS_MULTIPART } from '../api/routers/attachments';
+import { MAX_UPLOAD_BYTES } from '../api/schemas/attachment';
+import { cleanFilename } from '../attachments/filename';
+import { mimeTypeOf } from '../attachments/mime-type';
+import { discardFile, recordAttachment, storeFile } from '../attachments/upload';
+import { db } from '../db/client';
+import { AppError } from '../errors';
+import { logEvent } from '../log';
+import { findTaskId } from '../tasks/get';
+import { toPublicError } from './errors';
+import { fileReader, type FileLimits } from './multipart';
+import { errorResponse, responseHeaders } from './respond';
+
+export interface UploadTarget {
+  projectSlug: string;
+  taskId: string;
+}
+
+const UPLOAD_PATH = /^\/v1\/public\/([^/]+)\/tasks\/([^/]+)\/attachments\/?$/;
+// Boundaries, part headers and a few small fields around the file.
+const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;
+const LIMITS: FileLimits = {
+  field: 'file',
+  fileBytes: MAX_UPLOAD_BYTES,
+  bodyBytes: MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE_BYTES,
+  fileTooLarge: `File too large: the limit is ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB (${MAX_UPLOAD_BYTES} bytes)`,
+};
+
+/** POST /v1/public/{projectSlug}/tasks/{taskId}/attachments, whose body tRPC cannot take. */
+export function matchUploadPath(method: string, pathname: string): UploadTarget | null {
+  if (method !== 'POST') return null;
+  const match = UPLOAD_PATH.exec(pathname);
+  if (!match) return null;
+  try {
+    return { projectSlug: decodeURIComponent(match[1]!), taskId: decodeURIComponent(match[2]!) };
+  } catch {
+    return null;
+  }
+}
+
+export async function handleUpload(req: Request, state: RequestState, target: UploadTarget): Promise<Response> {
+  try {
+    const attachment = await upload(req, state, target);
+    return Response.json(attachment, { status: 201, headers: responseHeaders(state, 201) });
+  } catch (error) {
+    const publicError = toPublicError(error);
+    if (publicError.statusCode >= 500) logEvent('error', 'request.failed', { requestId: state.requestId, error });
+    return errorResponse(state, publicError);
+  }
+}
+
+/** The same checks, in the same order, as every other endpoint; then the body, streamed to storage. */
+async function upload(req: Request, state: RequestState, target: UploadTarget) {
+  const { project } = await admit(state, 'task:create', target.projectSlug);
+  const readFile = fileReader(req.headers, LIMITS);
+  if (!readFile) throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);
+  if (Number(req.headers.get('content-length')) > LIMITS.bodyBytes) {
+    throw new AppError('payload_too_large', LIMITS.fileTooLarge);
+  }
+  const taskId = await findTaskId(db(), project, target.taskId);
+  const stored = await readFile(
+    req.body,
+    (part) => {
+      const filename = cleanFilename(part.filename);
+      return storeFile({ filename, mimeType: mimeTypeOf(part.mimeType, filename), body: part.body });
+    },
+    discardFile,
+  );
+  return recordAttachment(db(), taskId, stored);
+}

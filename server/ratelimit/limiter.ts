@@ -1,0 +1,62 @@
+import { Ratelimit } from '@upstash/ratelimit';
+import { Redis as UpstashRedis } from '@upstash/redis';
+import type { LimiterChoice } from '../env';
+import { createMemorySlidingWindow } from './memory';
+import { createRedisScriptTransport } from './redis-transport';
+
+export interface RateLimitDecision {
+  success: boolean;
+  limit: number;
+  remaining: number;
+  /** Unix time in milliseconds at which the current window ends. */
+  reset: number;
+}
+
+export interface Limiter {
+  limit(identifier: string): Promise<RateLimitDecision>;
+}
+
+export const WINDOW_MS = 60_000;
+// Past this the request is served rather than kept waiting on the limiter's store.
+const STORE_TIMEOUT_MS = 1_000;
+
+interface LimiterOptions {
+  perMinute: number;
+  prefix: string;
+  /** Remember denied identifiers in process memory until their window ends. */
+  blockCache?: boolean;
+  onStoreFailure(error: unknown): void;
+}
+
+/**
+ * A sliding window of `perMinute` requests per identifier. On Upstash or a plain
+ * Redis it is @upstash/ratelimit's own algorithm; in memory, the same arithmetic.
+ * When the store fails or is slow the request is allowed (fail open).
+ */
+export function createLimiter(choice: LimiterChoice, options: LimiterOptions): Limiter {
+  if (choice.kind === 'memory') return createMemorySlidingWindow(options.perMinute, WINDOW_MS);
+  const redis =
+    choice.kind === 'upstash'
+      ? new UpstashRedis({ url: choice.url, token: choice.token, retry: false, enableTelemetry: false })
+      : createRedisScriptTransport(choice.url, options.onStoreFailure);
+  const ratelimit = new Ratelimit({
+    redis: redis as UpstashRedis,
+    limiter: Ratelimit.slidingWindow(options.perMinute, `${WINDOW_MS} ms`),
+    prefix: options.prefix,
+    timeout: STORE_TIMEOUT_MS,
+    ephemeralCache: options.blockCache === false ? false : undefined,
+    analytics: false,
+  });
+  return {
+    async limit(identifier) {
+      try {
+        const result = await ratelimit.limit(identifier);
+        if (result.reason === 'timeout') options.onStoreFailure(new Error('rate limit store timed out'));
+        return { success: result.success, limit: result.limit, remaining: result.remaining, reset: result.reset };
+      } catch (error) {
+        options.onStoreFailure(error);
+        return { success: true, limit: options.perMinute, remaining: options.perMinute, reset: Date.now() + WINDOW_MS };
+      }
+    },
+  };
+}

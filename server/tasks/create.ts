@@ -1,0 +1,37 @@
+import type { ProjectRef } from '../api/access';
+import type { CreateTaskInput } from '../api/schemas/task';
+import type { Db } from '../db/client';
+import { nextTaskNumber } from './numbers';
+import { checkReferences } from './references';
+import { taskSelect, toTask } from './shape';
+
+export async function createTask(db: Db, workspaceId: string, project: ProjectRef, input: CreateTaskInput) {
+  const { status } = await checkReferences(db, workspaceId, project, input);
+  // Without a status the task takes the project's first `todo` status, if it has one.
+  const initial =
+    status ??
+    (await db.status.findFirst({
+      where: { projectId: project.id, category: 'todo' },
+      orderBy: [{ order: 'asc' }, { id: 'asc' }],
+      select: { id: true, category: true },
+    }));
+  const row = await db.$transaction(async (tx) => {
+    const number = await nextTaskNumber(tx, project.id);
+    return tx.task.create({
+      data: {
+        projectId: project.id,
+        number,
+        title: input.title,
+        description: input.description ?? null,
+        priority: input.priority ?? 'none',
+        dueDate: input.dueDate ?? null,
+        statusId: initial?.id ?? null,
+        category: initial?.category ?? 'todo',
+        assignees: input.assigneeIds?.length ? { createMany: { data: input.assigneeIds.map((userId) => ({ userId })) } } : undefined,
+        labels: input.labelIds?.length ? { createMany: { data: input.labelIds.map((labelId) => ({ labelId })) } } : undefined,
+      },
+      select: taskSelect,
+    });
+  });
+  return toTask(row, project.keyPrefix);
+}

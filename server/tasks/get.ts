@@ -1,0 +1,22 @@
+import type { ProjectRef } from '../api/access';
+import type { Db } from '../db/client';
+import { notFound } from '../errors';
+import { taskWhere } from './locate';
+import { taskSelect, toTask } from './shape';
+
+export const TASK_NOT_FOUND = 'Task not found';
+
+export async function getTask(db: Db, project: ProjectRef, taskId: string) {
+  const where = taskWhere(project, taskId);
+  const row = where ? await db.task.findUnique({ where, select: taskSelect }) : null;
+  if (!row) throw notFound(TASK_NOT_FOUND);
+  return toTask(row, project.keyPrefix);
+}
+
+/** The id of `taskId` in `project`, for operations on a task's comments and attachments. */
+export async function findTaskId(db: Db, project: ProjectRef, taskId: string): Promise<string> {
+  const where = taskWhere(project, taskId);
+  const row = where ? await db.task.findUnique({ where, select: { id: true } }) : null;
+  if (!row) throw notFound(TASK_NOT_FOUND);
+  return row.id;
+}

@@ -1,0 +1,48 @@
+import type { ProjectRef } from '../api/access';
+import type { UpdateTaskInput } from '../api/schemas/task';
+import type { Db } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import { notFound } from '../errors';
+import { getTask, TASK_NOT_FOUND } from './get';
+import { taskWhere } from './locate';
+import { checkReferences } from './references';
+import { taskSelect, toTask } from './shape';
+
+/** Partial update: omitted fields stay, null clears, a list replaces the whole list. */
+export async function updateTask(db: Db, workspaceId: string, project: ProjectRef, input: UpdateTaskInput) {
+  const where = taskWhere(project, input.taskId);
+  if (!where) throw notFound(TASK_NOT_FOUND);
+  const changes: Prisma.TaskUncheckedUpdateInput = {};
+  if (input.title !== undefined) changes.title = input.title;
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.priority !== undefined) changes.priority = input.priority;
+  if (input.dueDate !== undefined) changes.dueDate = input.dueDate;
+  const touchesLists = input.assigneeIds !== undefined || input.labelIds !== undefined;
+  if (Object.keys(changes).length === 0 && input.statusId === undefined && !touchesLists) {
+    return getTask(db, project, input.taskId);
+  }
+
+  const { status } = await checkReferences(db, workspaceId, project, input);
+  if (status) {
+    changes.statusId = status.id;
+    changes.category = status.category;
+  }
+  const row = await db.$transaction(async (tx) => {
+    // Updating the row first locks it, so concurrent updates of the same task
+    // replace its lists one after the other instead of merging them.
+    const task = await tx.task.update({ where, data: { ...changes, updatedAt: new Date() }, select: { id: true } }).catch((error) => {
+      if ((error as { code?: string }).code === 'P2025') throw notFound(TASK_NOT_FOUND);
+      throw error;
+    });
+    if (input.assigneeIds !== undefined) {
+      await tx.taskAssignee.deleteMany({ where: { taskId: task.id } });
+      await tx.taskAssignee.createMany({ data: input.assigneeIds.map((userId) => ({ taskId: task.id, userId })) });
+    }
+    if (input.labelIds !== undefined) {
+      await tx.taskLabel.deleteMany({ where: { taskId: task.id } });
+      await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: task.id, labelId })) });
+    }
+    return tx.task.findUniqueOrThrow({ where: { id: task.id }, select: taskSelect });
+  });
+  return toTask(row, project.keyPrefix);
+}
