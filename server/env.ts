@@ -105,7 +105,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
   }
   const v = result.data;
-  const dataDir = path.resolve(v.DATA_DIR ?? '.data');
+  // A runtime location, not a file of the app: keep the bundler from tracing it.
+  const dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), v.DATA_DIR ?? '.data');
   return {
     database: v.DATABASE_URL
       ? { kind: 'postgres', url: v.DATABASE_URL, poolSize: v.DATABASE_POOL_SIZE }

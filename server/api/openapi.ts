@@ -1,5 +1,4 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
-import { env } from '../env';
 import { publicRouter } from './router';
 import { procedureMetas, type PublicMeta } from './operation';
 import { MAX_UPLOAD_BYTES } from './schemas/attachment';
@@ -41,7 +40,8 @@ export function openApiDocument(): OpenAPIObject {
     title: 'Task Management Public API',
     description: DESCRIPTION,
     version: '0.0.1',
-    baseUrl: `${env().appUrl}/v1/public`,
+    // Relative, so the document is right on every deployment and preview that serves it.
+    baseUrl: '/v1/public',
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <key>' },
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
