@@ -4,6 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { serializeProtocolTurns } from './pglite-turns';
 
 /**
  * The embedded default database: PGlite, exposed on a loopback TCP port that
@@ -39,6 +40,7 @@ export async function startEmbeddedDatabase(options: StartOptions = {}): Promise
     port: options.port ?? 0,
     maxConnections: MAX_CONNECTIONS,
   });
+  serializeProtocolTurns(server);
   await server.start();
   return {
     db,
