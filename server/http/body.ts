@@ -13,8 +13,10 @@ export async function readBodyText(req: Request, limit: number): Promise<string 
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
+    // Stop reading, but do not cancel: cancelling resets the connection before
+    // the client has read the 413.
     if (size > limit) {
-      await reader.cancel();
+      reader.releaseLock();
       return null;
     }
     chunks.push(value);

@@ -55,7 +55,8 @@ function isZodError(value: unknown): value is z.ZodError {
 
 /** `title: must be 1 to 500 characters; priority: must be one of none, low, …` */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
-  return issues.map(describeIssue).join('; ');
+  // One rule can fail twice (a format check and a refinement of it): say it once.
+  return [...new Set(issues.map(describeIssue))].join('; ');
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
@@ -66,10 +67,13 @@ function describeIssue(issue: z.core.$ZodIssue): string {
       const names = issue.keys.map((key) => (field ? `${field}.${key}` : key));
       return `Unknown field${names.length > 1 ? 's' : ''}: ${names.join(', ')}`;
     }
-    case 'invalid_type':
-      if (issue.input === undefined) return at('is required');
-      if (issue.input === null) return at('must not be null');
-      return at(issue.message.startsWith('Invalid input') ? `must be ${article(issue.expected)}` : issue.message);
+    case 'invalid_type': {
+      // Zod does not report the input; its default message says what it received.
+      if (!issue.message.startsWith('Invalid input')) return at(issue.message);
+      if (issue.message.endsWith('received undefined')) return at('is required');
+      if (issue.message.endsWith('received null')) return at('must not be null');
+      return at(`must be ${article(issue.expected)}`);
+    }
     case 'invalid_value':
       return at(issue.message.startsWith('Invalid option') ? `must be one of ${issue.values.map(String).join(', ')}` : issue.message);
     default:

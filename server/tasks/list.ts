@@ -35,7 +35,7 @@ function listFilter(project: ProjectRef, input: ListTasksInput): Prisma.TaskWher
   if (input.search) {
     const number = externalIdNumber(project, input.search);
     where.OR = [
-      { title: { contains: input.search, mode: 'insensitive' } },
+      { title: { contains: escapeLike(input.search), mode: 'insensitive' } },
       ...(number === null ? [] : [{ number }]),
     ];
   }
@@ -48,4 +48,9 @@ function listOrder(input: ListTasksInput): Prisma.TaskOrderByWithRelationInput[]
       ? { dueDate: { sort: input.order, nulls: 'last' } }
       : { [input.sort]: input.order };
   return [first, { id: input.order }];
+}
+
+/** Prisma passes `contains` to LIKE as it is: make wildcards plain characters. */
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

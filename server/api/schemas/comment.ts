@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { charCount, dateTime, taskPath } from './common';
+import { charCount, dateTime, hasNoNul, NO_NUL, taskPath } from './common';
 
 export const MAX_COMMENT = 10_000;
 
@@ -19,7 +19,11 @@ export const addCommentInput = z.strictObject({
   ...taskPath,
   content: z
     .string()
-    .refine((value) => charCount(value) >= 1 && charCount(value) <= MAX_COMMENT, `must be 1 to ${MAX_COMMENT} characters`)
+    .refine((value) => charCount(value) >= 1 && charCount(value) <= MAX_COMMENT, {
+      message: `must be 1 to ${MAX_COMMENT} characters`,
+      abort: true,
+    })
     .refine((value) => value.trim().length > 0, 'must contain a non-space character')
+    .refine(hasNoNul, NO_NUL)
     .meta({ description: `1 to ${MAX_COMMENT} characters, newlines preserved` }),
 });
