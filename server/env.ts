@@ -55,6 +55,7 @@ const schema = z
       message: 'must be at least 32 characters',
     }),
     VERCEL: optionalString,
+    VERCEL_URL: optionalString,
     PORT: positiveInt(3000),
   })
   .superRefine((value, ctx) => {
@@ -122,7 +123,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       ? { kind: 'vercel-blob', token: v.BLOB_READ_WRITE_TOKEN }
       : { kind: 'local', dir: path.join(dataDir, 'files') },
     dataDir,
-    appUrl: (v.APP_URL ?? `http://localhost:${v.PORT}`).replace(/\/+$/, ''),
+    // Preview deployments have no fixed URL of their own: Vercel names it in VERCEL_URL.
+    appUrl: (v.APP_URL ?? (v.VERCEL_URL ? `https://${v.VERCEL_URL}` : `http://localhost:${v.PORT}`)).replace(/\/+$/, ''),
     appSecret: v.APP_SECRET ?? null,
     port: v.PORT,
   };

@@ -1,4 +1,7 @@
 import { runCli } from './run';
+import { loadEnvFiles } from '../launch/load-env';
+
+loadEnvFiles(process.env.NODE_ENV === 'production' ? 'production' : 'development');
 
 // `npm run --silent admin -- <group> <action> [options] [--json]`
 runCli(process.argv.slice(2), {

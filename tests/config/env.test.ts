@@ -78,6 +78,11 @@ describe('configuration', () => {
     ]);
   });
 
+  it('takes the app URL from APP_URL, else from a Vercel deployment\'s own URL', () => {
+    expect(parseEnv({ APP_URL: 'https://tasks.example/' }).appUrl).toBe('https://tasks.example');
+    expect(parseEnv({ VERCEL_URL: 'task-api-git-fix.vercel.app' }).appUrl).toBe('https://task-api-git-fix.vercel.app');
+  });
+
   it('refuses a rate limit of zero', () => {
     expect(problems({ RATE_LIMIT_PER_MINUTE: '0' })).toEqual(['RATE_LIMIT_PER_MINUTE must be a positive whole number']);
   });

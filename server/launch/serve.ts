@@ -1,0 +1,31 @@
+import { env } from '../env';
+import { openDatabase } from '../db/open';
+import { migrateDatabase } from '../db/migrate';
+import { seedDemo } from '../seed/demo';
+import { printWelcome } from '../seed/welcome';
+import { runNext } from './next-process';
+
+// The embedded server multiplexes connections onto one engine; a small pool is plenty.
+const EMBEDDED_POOL_SIZE = 4;
+
+/**
+ * Starts Next.js on the configured database. In dev the database is migrated and,
+ * when it is empty, seeded with the demo workspace; `start` never seeds.
+ */
+export async function serve(mode: 'dev' | 'start'): Promise<number> {
+  const config = env();
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  const database = await openDatabase({ log, poolSize: 1 });
+  try {
+    if (mode === 'dev' && !database.embedded) await migrateDatabase(database.url);
+    if (mode === 'dev' && (await database.db.workspace.count()) === 0) {
+      log('Empty database: seeding the demo workspace…');
+      printWelcome(await seedDemo(database.db), config.appUrl);
+    }
+    const extraEnv: Record<string, string> = { DATABASE_URL: database.url };
+    if (database.embedded) extraEnv.DATABASE_POOL_SIZE = String(EMBEDDED_POOL_SIZE);
+    return await runNext(mode, config.port, extraEnv);
+  } finally {
+    await database.close();
+  }
+}
