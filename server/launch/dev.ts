@@ -1,6 +1,4 @@
+import { runMain } from './main';
 import { serve } from './serve';
-import { loadEnvFiles } from './load-env';
 
-loadEnvFiles('development');
-
-process.exitCode = await serve('dev');
+runMain('development', () => serve('dev'));

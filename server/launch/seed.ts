@@ -1,14 +1,14 @@
-import { env } from '../env';
 import { openDatabase } from '../db/open';
+import { env } from '../env';
 import { seedDemo } from '../seed/demo';
 import { printWelcome } from '../seed/welcome';
-import { loadEnvFiles } from './load-env';
+import { runMain } from './main';
 
-loadEnvFiles('development');
-
-const database = await openDatabase({ log: (line) => process.stderr.write(`${line}\n`) });
-try {
-  printWelcome(await seedDemo(database.db), env().appUrl);
-} finally {
-  await database.close();
-}
+runMain('development', async () => {
+  const database = await openDatabase({ log: (line) => process.stderr.write(`${line}\n`) });
+  try {
+    printWelcome(await seedDemo(database.db), env().appUrl);
+  } finally {
+    await database.close();
+  }
+});

@@ -1,6 +1,4 @@
+import { runMain } from './main';
 import { serve } from './serve';
-import { loadEnvFiles } from './load-env';
 
-loadEnvFiles('production');
-
-process.exitCode = await serve('start');
+runMain('production', () => serve('start'));

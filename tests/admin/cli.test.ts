@@ -157,6 +157,13 @@ describe('admin CLI', () => {
       expect(result.stderr).toMatch(/--slug: must be lowercase letters/);
     });
 
+    it('names a malformed variable of the configuration, and exits with 1', async () => {
+      const result = await runAdmin(['key', 'list', '--workspace', 'x', '--json'], { DATABASE_URL: 'mysql://db/tasks' });
+      expect(result.code).toBe(1);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe('Invalid configuration:\n  - DATABASE_URL must be a URL starting with postgres:// or postgresql://\n');
+    });
+
     it('an unknown workspace', async () => {
       const result = await runAdmin(['key', 'list', '--workspace', 'no-such-workspace', '--json']);
       expect(result.code).toBe(2);
