@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import type { Prisma } from '../db/generated/client';
 import type { Role } from '../db/generated/enums';
 import { conflict } from '../errors';
 
@@ -19,12 +20,13 @@ interface AddMemberInput {
 /**
  * Adds a user to a workspace, creating the user on first sight. A password
  * becomes a sign-in credential in the shape the settings page's auth library reads.
+ * Given a transaction, it joins it, so a caller can add the member atomically with its own writes.
  */
-export async function addMember(db: Db, input: AddMemberInput) {
+export async function addMember(db: Db | Prisma.TransactionClient, input: AddMemberInput) {
   // Loaded on demand: the hashing library is large and most callers never need it.
   const passwordHash =
     input.password === undefined ? undefined : await (await import('better-auth/crypto')).hashPassword(input.password);
-  return db.$transaction(async (tx) => {
+  const work = async (tx: Prisma.TransactionClient) => {
     const user = await tx.user.upsert({
       where: { email: input.email },
       create: { email: input.email, name: input.name },
@@ -45,5 +47,6 @@ export async function addMember(db: Db, input: AddMemberInput) {
       });
     }
     return { id: user.id, name: user.name, email: user.email, role: membership.role, workspaceId: input.workspaceId };
-  });
+  };
+  return '$transaction' in db ? db.$transaction(work) : work(db);
 }

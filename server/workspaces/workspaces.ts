@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import type { Prisma } from '../db/generated/client';
 import { conflict, isUniqueViolation, notFound } from '../errors';
 
 export const slugSchema = z
@@ -9,7 +10,7 @@ export const slugSchema = z
 
 export const nameSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
-export async function createWorkspace(db: Db, input: { slug: string; name: string }) {
+export async function createWorkspace(db: Db | Prisma.TransactionClient, input: { slug: string; name: string }) {
   try {
     return await db.workspace.create({ data: input });
   } catch (error) {

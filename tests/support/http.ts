@@ -4,6 +4,8 @@ import { Readable } from 'node:stream';
 import * as openApiRoute from '../../app/v1/public/openapi.json/route';
 import * as publicRoute from '../../app/v1/public/[...path]/route';
 import * as storageRoute from '../../app/storage/[key]/route';
+import * as authRoute from '../../app/api/auth/[...all]/route';
+import * as internalRoute from '../../app/api/internal/[trpc]/route';
 
 type Handler = (req: Request) => Response | Promise<Response>;
 
@@ -12,6 +14,8 @@ const routes: [RegExp, Record<string, unknown>][] = [
   [/^\/v1\/public\/openapi\.json$/, openApiRoute],
   [/^\/v1\/public\/.+/, publicRoute],
   [/^\/storage\/[^/]+$/, storageRoute],
+  [/^\/api\/auth\/.+/, authRoute],
+  [/^\/api\/internal\/[^/]+$/, internalRoute],
 ];
 
 export interface TestServer {
@@ -47,7 +51,11 @@ export async function startTestServer(): Promise<TestServer> {
         duplex: 'half',
       } as RequestInit);
       const response = await handler(request);
-      outgoing.writeHead(response.status, Object.fromEntries(response.headers));
+      // Several cookies cannot share one header line: pass them as a list.
+      const responseHeaders: Record<string, string | string[]> = Object.fromEntries(response.headers);
+      const cookies = response.headers.getSetCookie();
+      if (cookies.length > 0) responseHeaders['set-cookie'] = cookies;
+      outgoing.writeHead(response.status, responseHeaders);
       if (response.body) {
         for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) outgoing.write(chunk);
       }

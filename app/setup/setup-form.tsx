@@ -1,0 +1,56 @@
+'use client';
+
+import { useState, type FormEvent } from 'react';
+import { controlProps, Field } from '../settings/field';
+import { formProblem, internalApi, type FormProblem } from '../settings/internal-api';
+import styles from '../settings/settings.module.css';
+import { requestSignIn } from '../sign-in/sign-in-request';
+
+const FIELDS = [
+  { id: 'workspaceName', label: 'Workspace name', type: 'text', autoComplete: 'organization' },
+  { id: 'workspaceSlug', label: 'Workspace slug (lowercase letters, digits, dashes)', type: 'text', autoComplete: 'off' },
+  { id: 'name', label: 'Your name', type: 'text', autoComplete: 'name' },
+  { id: 'email', label: 'Your email', type: 'email', autoComplete: 'username' },
+  { id: 'password', label: 'Password (at least 8 characters)', type: 'password', autoComplete: 'new-password' },
+] as const;
+
+type SetupInput = Record<(typeof FIELDS)[number]['id'], string>;
+
+export function SetupForm() {
+  const [problem, setProblem] = useState<FormProblem | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    const input = Object.fromEntries(FIELDS.map(({ id }) => [id, String(form.get(id) ?? '')])) as SetupInput;
+    setBusy(true);
+    try {
+      await internalApi.setup.createOwner.mutate(input);
+    } catch (error) {
+      setProblem(formProblem(error));
+      setBusy(false);
+      return;
+    }
+    const failure = await requestSignIn(input.email, input.password);
+    window.location.assign(failure === null ? '/settings/api-keys' : '/sign-in');
+  }
+
+  return (
+    <form onSubmit={submit} className={styles.form} noValidate>
+      {problem && (
+        <p role="alert" className={styles.alert}>
+          {Object.keys(problem.fields).length > 0 ? 'Some fields need attention.' : problem.message}
+        </p>
+      )}
+      {FIELDS.map(({ id, label, type, autoComplete }) => (
+        <Field key={id} id={id} label={label} error={problem?.fields[id]}>
+          <input {...controlProps(id, problem?.fields[id])} type={type} autoComplete={autoComplete} />
+        </Field>
+      ))}
+      <button type="submit" className={styles.primary} disabled={busy}>
+        {busy ? 'Creating…' : 'Create workspace and owner'}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,23 @@
+import type { Metadata } from 'next';
+import { headers } from 'next/headers';
+import { redirect } from 'next/navigation';
+import { sessionUser } from '@/server/auth/session';
+import { db } from '@/server/db/client';
+import { setupNeeded } from '@/server/setup/first-owner';
+import styles from '../settings/settings.module.css';
+import { SignInForm } from './sign-in-form';
+
+export const metadata: Metadata = { title: 'Sign in · Task API' };
+export const dynamic = 'force-dynamic';
+
+export default async function SignInPage() {
+  if (await setupNeeded(db())) redirect('/setup');
+  if (await sessionUser(await headers())) redirect('/settings/api-keys');
+  return (
+    <main className={styles.narrow}>
+      <h1>Sign in</h1>
+      <p className={styles.muted}>Workspace owners and admins sign in here to manage API keys.</p>
+      <SignInForm />
+    </main>
+  );
+}

@@ -1,0 +1,17 @@
+import { keysRouter } from './keys';
+import { projectsRouter } from './projects';
+import { setupRouter } from './setup';
+import { createCallerFactory, router, type SettingsContext } from './trpc';
+
+export const settingsRouter = router({
+  keys: keysRouter,
+  projects: projectsRouter,
+  setup: setupRouter,
+});
+
+export type SettingsRouter = typeof settingsRouter;
+
+/** For server components: the same procedures and checks, without the HTTP hop. */
+export function settingsCaller(ctx: SettingsContext) {
+  return createCallerFactory(settingsRouter)(ctx);
+}

@@ -1,0 +1,40 @@
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext } from 'playwright-core';
+
+// Debian's Chromium, kept off the network: no updates, sync or background fetches.
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+export interface Browser {
+  context: BrowserContext;
+  close(): Promise<void>;
+}
+
+/** A headless Chromium with a fresh profile, allowed to use the clipboard on the app's origin. */
+export async function launchBrowser(origin: string): Promise<Browser> {
+  const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-chromium-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: FLAGS,
+    viewport: { width: 1100, height: 760 },
+  });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
+  return {
+    context,
+    async close() {
+      await context.close();
+      await fs.rm(profile, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiClient } from '../support/client';
+import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { createPerson } from '../support/settings';
+import { launchBrowser, type Browser } from './browser';
+import { ensureBuild, startNextApp, type NextApp } from './next-app';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const artifacts = path.join(root, 'test-artifacts');
+// Committed for the README; rewritten only on request, so test runs leave the tree clean.
+const readmeScreenshot = path.join(import.meta.dirname, 'screenshots', 'api-keys.png');
+
+let app: NextApp;
+let browser: Browser;
+let fx: WorkspaceFixture;
+
+beforeAll(async () => {
+  await ensureBuild();
+  fx = await createWorkspaceFixture();
+  app = await startNextApp(process.env.DATABASE_URL!);
+  browser = await launchBrowser(app.baseUrl);
+  await fs.mkdir(artifacts, { recursive: true });
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function signIn(page: Page, email: string, password: string) {
+  await page.context().clearCookies();
+  await page.goto(`${app.baseUrl}/settings/api-keys`);
+  await page.waitForURL(/\/sign-in$/);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/settings\/api-keys$/);
+}
+
+async function signOut(page: Page) {
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/sign-in$/);
+}
+
+describe('the API keys page in a browser', () => {
+  it('lets an admin sign in, issue a key, see it once, use it and revoke it', async () => {
+    const admin = await createPerson(fx.workspace.id, 'admin');
+    const page = await browser.context.newPage();
+    await signIn(page, admin.email, admin.password);
+
+    await page.getByLabel('Name').fill('Read-only web bot');
+    await page.getByRole('checkbox', { name: /task:read/ }).check();
+    await page.getByLabel('Projects').selectOption({ label: 'Only Web' });
+    await page.getByLabel('Expires').selectOption({ label: 'In 30 days' });
+    await page.getByRole('button', { name: 'Create key' }).click();
+
+    const heading = page.getByRole('heading', { name: 'Your new key “Read-only web bot”' });
+    await expect.poll(() => heading.evaluate((element) => element === document.activeElement)).toBe(true);
+    await expect.poll(() => page.getByText('It cannot be shown again').count()).toBe(1);
+    await expect.poll(() => page.getByRole('row', { name: /Read-only web bot/ }).count()).toBe(1);
+    await page.screenshot({ path: path.join(artifacts, 'api-keys-reveal.png'), fullPage: true });
+
+    await page.getByRole('button', { name: 'Copy key' }).click();
+    await expect.poll(() => page.getByText('Copied to the clipboard.').count()).toBe(1);
+    const key = await page.evaluate(() => navigator.clipboard.readText());
+    expect(key).toMatch(/^tk_[0-9a-f]{40}$/);
+    expect(await page.getByLabel('New API key').inputValue()).toBe(key);
+
+    const api = apiClient(app.baseUrl, key);
+    expect((await api.get('/web/tasks')).status).toBe(200);
+    expect((await api.get('/api/tasks')).status).toBe(403);
+    expect((await api.post('/web/tasks', { title: 'Not allowed' })).status).toBe(403);
+
+    await page.reload();
+    const row = page.getByRole('row', { name: /Read-only web bot/ });
+    await expect.poll(() => row.textContent()).toContain(`tk_…${key.slice(-4)}`);
+    expect(await page.content()).not.toContain(key);
+    expect(await page.evaluate(() => document.body.innerText)).not.toContain(key);
+    expect(await row.textContent()).toMatch(/task:read.*Web.*by An admin.*Active/);
+    await page.screenshot({ path: path.join(artifacts, 'api-keys-list.png'), fullPage: true });
+    if (process.env.UPDATE_SCREENSHOTS === '1' || !(await fs.stat(readmeScreenshot).catch(() => null))) {
+      await page.screenshot({ path: readmeScreenshot, fullPage: true, clip: { x: 0, y: 0, width: 1100, height: 560 } });
+    }
+
+    // By keyboard: the dialog opens on Cancel, one step back is the confirmation.
+    await row.getByRole('button', { name: 'Revoke Read-only web bot' }).focus();
+    await page.keyboard.press('Enter');
+    const dialog = page.getByRole('dialog', { name: 'Revoke “Read-only web bot”?' });
+    await expect.poll(() => dialog.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement)).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => row.textContent()).toContain('Revoked');
+    expect((await api.get('/web/tasks')).status).toBe(401);
+
+    await signOut(page);
+    await page.close();
+  }, 90_000);
+
+  it('has no /setup page once a user exists', async () => {
+    expect((await fetch(`${app.baseUrl}/setup`)).status).toBe(404);
+  });
+
+  it('shows a member who signs in that they lack the right, not an error page', async () => {
+    const member = await createPerson(fx.workspace.id, 'member');
+    const page = await browser.context.newPage();
+    await signIn(page, member.email, member.password);
+    await expect
+      .poll(() => page.getByRole('status').first().textContent())
+      .toContain('only its owners and admins can create and revoke API keys');
+    expect(await page.getByRole('button', { name: 'Create key' }).count()).toBe(0);
+    await signOut(page);
+    await page.close();
+  }, 60_000);
+});

@@ -1,0 +1,61 @@
+import { randomBytes } from 'node:crypto';
+import type { Role } from '../../server/db/generated/enums';
+import { db } from '../../server/db/client';
+import { env } from '../../server/env';
+import { addMember } from '../../server/workspaces/members';
+
+/** The Origin a browser on the app's own pages sends. */
+export const appOrigin = () => new URL(env().appUrl).origin;
+
+/** A workspace member who can sign in with a password. */
+export async function createPerson(workspaceId: string, role: Role) {
+  const email = `${role}-${randomBytes(4).toString('hex')}@acme.test`;
+  const password = `pw-${randomBytes(8).toString('hex')}`;
+  const person = await addMember(db(), { workspaceId, email, name: `An ${role}`, role, password });
+  return { ...person, password };
+}
+
+export interface SignInResult {
+  status: number;
+  /** The Cookie header a browser would send back, empty when sign-in failed. */
+  cookie: string;
+  setCookies: string[];
+}
+
+/** Signs in through better-auth's endpoint, as the sign-in page does. */
+export async function signIn(baseUrl: string, email: string, password: string): Promise<SignInResult> {
+  const response = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: appOrigin() },
+    body: JSON.stringify({ email, password }),
+  });
+  const setCookies = response.headers.getSetCookie();
+  return { status: response.status, setCookies, cookie: setCookies.map((c) => c.split(';')[0]).join('; ') };
+}
+
+/** The internal settings router as the page calls it: tRPC over HTTP, one call per request. */
+export function settingsClient(baseUrl: string, options: { cookie?: string; origin?: string | null } = {}) {
+  const headers = (): Record<string, string> => {
+    const result: Record<string, string> = {};
+    if (options.cookie) result.cookie = options.cookie;
+    const origin = options.origin === undefined ? appOrigin() : options.origin;
+    if (origin !== null) result.origin = origin;
+    return result;
+  };
+  const read = async (response: Response) => {
+    const body: any = await response.json();
+    return { status: response.status, data: body.result?.data, error: body.error };
+  };
+  return {
+    query: async (path: string, input: unknown) =>
+      read(await fetch(`${baseUrl}/api/internal/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: headers() })),
+    mutate: async (path: string, input: unknown) =>
+      read(
+        await fetch(`${baseUrl}/api/internal/${path}`, {
+          method: 'POST',
+          headers: { ...headers(), 'content-type': 'application/json' },
+          body: JSON.stringify(input),
+        }),
+      ),
+  };
+}
