@@ -13,8 +13,8 @@ export interface RequestState {
   clientAddress: string;
   headers: Headers;
   rateLimit?: RateLimitDecision;
-  /** A body that can never be valid input, found before parsing. */
-  bodyProblem?: string;
+  /** A body that can never be valid input, found before parsing; reported after the checks. */
+  bodyProblem?: AppError;
 }
 
 export interface ProjectRef {

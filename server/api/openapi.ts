@@ -60,6 +60,9 @@ export function openApiDocument(): OpenAPIObject {
       if (method === 'post' && path.endsWith('/attachments')) operation.requestBody = uploadBody;
     }
   }
+  // The library's own error shapes are referenced no more: only ours is described.
+  const schemas = document.components?.schemas ?? {};
+  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
   cached = document;
   return document;
 }

@@ -1,6 +1,5 @@
 import { initTRPC } from '@trpc/server';
 import type { Scope } from '../keys/scopes';
-import { badRequest } from '../errors';
 import { logEvent } from '../log';
 import { toPublicError } from '../http/errors';
 import { admit, type RequestState } from './access';
@@ -35,7 +34,7 @@ export function projectProcedure(scope: Scope) {
   return t.procedure.use(async ({ ctx, getRawInput, next }) => {
     const raw = (await getRawInput()) as { projectSlug?: unknown } | undefined;
     const access = await admit(ctx.state, scope, raw?.projectSlug);
-    if (ctx.state.bodyProblem) throw badRequest(ctx.state.bodyProblem);
+    if (ctx.state.bodyProblem) throw ctx.state.bodyProblem;
     return next({ ctx: { ...ctx, ...access } });
   });
 }

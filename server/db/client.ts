@@ -5,7 +5,13 @@ import { PrismaClient } from './generated/client';
 export type Db = PrismaClient;
 
 export function createDb(url: string, poolSize = 10): PrismaClient {
-  return new PrismaClient({ adapter: new PrismaPg({ connectionString: url, max: poolSize }) });
+  return new PrismaClient({
+    adapter: new PrismaPg({ connectionString: url, max: poolSize }),
+    // Creates and updates of one project queue on its row lock, and the embedded
+    // database runs one transaction at a time: waiting 2 s (Prisma's default) for a
+    // turn turns a burst of writes into errors.
+    transactionOptions: { maxWait: 10_000, timeout: 15_000 },
+  });
 }
 
 const holder = globalThis as unknown as { __taskApiDb?: PrismaClient };

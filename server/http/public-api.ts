@@ -3,6 +3,7 @@ import { createOpenApiFetchHandler } from 'trpc-to-openapi';
 import type { RequestState } from '../api/access';
 import { procedureMetas } from '../api/operation';
 import { publicRouter } from '../api/router';
+import { AppError, badRequest } from '../errors';
 import { readBodyText } from './body';
 import { INTERNAL_ERROR, toPublicError, type PublicError } from './errors';
 import { errorResponse, responseHeaders } from './respond';
@@ -25,12 +26,20 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
   if (upload && !isJson(req)) return handleUpload(req, state, upload);
 
   let request = req;
-  if (req.method !== 'GET' && req.method !== 'HEAD' && req.method !== 'DELETE' && req.body) {
+  const forwardUrl = withoutPrototypeNames(url) ?? req.url;
+  if (forwardUrl !== req.url) request = new Request(forwardUrl, { method: req.method, headers: req.headers });
+  if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
     const body = await readBodyText(req, MAX_JSON_BODY_BYTES);
     if (body === null) return errorResponse(state, { statusCode: 413, message: 'Request body too large' });
-    // Reported after the key and scope checks, like every other input problem.
-    state.bodyProblem = isJson(req) ? (bodyShapeProblem(body) ?? undefined) : undefined;
-    request = new Request(req.url, { method: req.method, headers: req.headers, body });
+    // Reported after the key and scope checks, like every other input problem. The
+    // library would refuse a body it cannot parse before any check: it gets `{}` instead.
+    state.bodyProblem = bodyProblem(req, body) ?? undefined;
+    const headers = new Headers(req.headers);
+    if (state.bodyProblem) {
+      headers.set('content-type', 'application/json');
+      headers.delete('content-length');
+    }
+    request = new Request(forwardUrl, { method: req.method, headers, body: state.bodyProblem ? '{}' : body });
   }
 
   const response = await createOpenApiFetchHandler({
@@ -59,17 +68,31 @@ function isJson(req: Request): boolean {
   return req.headers.get('content-type')?.toLowerCase().startsWith('application/json') ?? false;
 }
 
-/** JSON bodies must be objects, and may not smuggle in a path parameter. */
-function bodyShapeProblem(text: string): string | null {
+/** JSON bodies must be JSON objects, and may not smuggle in a path parameter. */
+function bodyProblem(req: Request, text: string): AppError | null {
+  if (!isJson(req)) return new AppError('unsupported_media_type', 'Content-Type must be application/json');
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return null;
+    return badRequest('Request body is not valid JSON');
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return 'Request body must be a JSON object';
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return badRequest('Request body must be a JSON object');
   const smuggled = PATH_PARAMS.filter((name) => Object.hasOwn(value, name));
-  return smuggled.length ? `Unknown field${smuggled.length > 1 ? 's' : ''}: ${smuggled.join(', ')}` : null;
+  return smuggled.length ? badRequest(`Unknown field${smuggled.length > 1 ? 's' : ''}: ${smuggled.join(', ')}`) : null;
+}
+
+/**
+ * The library gathers query parameters in a plain object, where a name such as
+ * `toString` or `__proto__` finds Object.prototype's member and throws (a 500).
+ * Unknown parameters are ignored anyway: such names are dropped before it looks.
+ */
+function withoutPrototypeNames(url: URL): string | null {
+  const names = [...url.searchParams.keys()].filter((name) => name in Object.prototype);
+  if (names.length === 0) return null;
+  const copy = new URL(url);
+  for (const name of names) copy.searchParams.delete(name);
+  return copy.href;
 }
 
 /** The client's address as the nearest proxy saw it (Vercel and most proxies set X-Forwarded-For). */

@@ -17,17 +17,31 @@ export function createRedisScriptTransport(url: string, onError: (error: unknown
     connectTimeout: 1_000,
   });
   redis.on('error', onError);
+  // The limiter is built on a request, and that request's command would otherwise
+  // fail (and be served unlimited) before the connection is up: the first commands
+  // wait for it, bounded by the limiter's timeout. Once it has been up or failed,
+  // commands go at once, and fail at once while Redis is away (fail open).
+  let firstConnection: Promise<void> | null = new Promise((resolve) => {
+    const settle = () => {
+      for (const event of ['ready', 'error', 'end']) redis.off(event, settle);
+      firstConnection = null;
+      resolve();
+    };
+    for (const event of ['ready', 'error', 'end']) redis.once(event, settle);
+  });
   const loaded = new Map<string, string>();
   const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
   const strip = (script: string) => script.replace(/^#!lua[^\n]*\n/, '');
 
   return {
     async evalsha(hash: string, keys: string[], args: Args) {
+      if (firstConnection) await firstConnection;
       const sha = loaded.get(hash);
       if (!sha) throw new Error('NOSCRIPT No matching script');
       return redis.evalsha(sha, keys.length, ...keys, ...args);
     },
     async eval(script: string, keys: string[], args: Args) {
+      if (firstConnection) await firstConnection;
       const runnable = strip(script);
       const result = await redis.eval(runnable, keys.length, ...keys, ...args);
       loaded.set(sha1(script), sha1(runnable));

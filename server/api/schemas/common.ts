@@ -5,6 +5,10 @@ export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
 
 export const uuid = () => z.uuid({ error: 'must be a UUID' });
 
+/** PostgreSQL text cannot hold U+0000: such input is refused, not left to fail in the database. */
+export const hasNoNul = (value: string) => !value.includes('\u0000');
+export const NO_NUL = 'must not contain the character U+0000';
+
 /** Counts characters as people do (code points), not UTF-16 units. */
 export const charCount = (value: string) => [...value].length;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { categorySchema, charCount, dateTime, hexColor, prioritySchema, projectPath, taskPath, uuid } from './common';
+import { categorySchema, charCount, dateTime, hasNoNul, hexColor, NO_NUL, prioritySchema, projectPath, taskPath, uuid } from './common';
 import { labelSchema } from './lookups';
 
 export const MAX_TITLE = 500;
@@ -59,14 +59,16 @@ export const listTasksInput = z.object({
   ...projectPath,
   page: wholeNumber('>= 1').min(1, 'must be a whole number >= 1').default(1),
   limit: wholeNumber('from 1 to 100').min(1, 'must be a whole number from 1 to 100').max(100, 'must be a whole number from 1 to 100').default(20),
-  statusId: uuid().optional().meta({ description: 'Filter by custom status; takes precedence over `status`' }),
-  status: categorySchema.optional().meta({ description: 'Filter by category; ignored when `statusId` is given' }),
+  // Described before `.optional()`: a description on the optional wrapper is lost from query parameters.
+  statusId: uuid().meta({ description: 'Filter by custom status; takes precedence over `status`' }).optional(),
+  status: categorySchema.meta({ description: 'Filter by category; ignored when `statusId` is given' }).optional(),
   priority: prioritySchema.optional(),
   search: z
     .string()
     .max(MAX_SEARCH, `must be at most ${MAX_SEARCH} characters`)
-    .optional()
-    .meta({ description: 'Case-insensitive substring of the title, or an external ID such as WEB-12' }),
+    .refine(hasNoNul, NO_NUL)
+    .meta({ description: 'Case-insensitive substring of the title, or an external ID such as WEB-12' })
+    .optional(),
   assigneeId: uuid().optional(),
   labelId: uuid().optional(),
   sort: z
@@ -86,11 +88,13 @@ const title = z
   .string()
   .transform((value) => value.trim())
   .refine((value) => charCount(value) >= 1 && charCount(value) <= MAX_TITLE, `must be 1 to ${MAX_TITLE} characters`)
+  .refine(hasNoNul, NO_NUL)
   .meta({ description: `1 to ${MAX_TITLE} characters; surrounding whitespace is removed`, example: 'Fix login form' });
 
 const description = z
   .string()
   .refine((value) => charCount(value) <= MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`)
+  .refine(hasNoNul, NO_NUL)
   .meta({ description: `Plain text, newlines preserved, at most ${MAX_DESCRIPTION} characters` });
 
 // Zod's own date-time check accepts impossible days such as 2026-02-30.
