@@ -16,9 +16,9 @@ export interface Project {
 export type CreatedKey = Awaited<ReturnType<typeof internalApi.keys.create.mutate>>;
 
 const SCOPE_TEXT: Record<Scope, string> = {
-  'task:read': 'read tasks, comments and attachments',
-  'task:create': 'create tasks, comments and attachments',
-  'task:update': 'change and delete tasks',
+  'task:read': 'read statuses, labels, members, tasks, comments and attachments',
+  'task:create': 'create tasks and upload attachments',
+  'task:update': 'change and delete tasks, add comments',
 };
 
 function expiryOf(form: FormData): Expiry {
