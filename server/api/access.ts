@@ -1,4 +1,4 @@
-import { authenticateKey, readPresentedKey, type ApiPrincipal } from '../auth/api-key';
+import { authenticateKey, readPresentedKey, type ApiPrincipal, type KeyProject } from '../auth/api-key';
 import { markKeyUsed } from '../auth/last-used';
 import { db } from '../db/client';
 import { AppError, forbidden, notFound } from '../errors';
@@ -36,7 +36,9 @@ const blockedAddresses = new Map<string, RateLimitDecision>();
  * key (401), rate limit (429), scope (403), project (404), project scope (403).
  */
 export async function admit(state: RequestState, scope: Scope, projectSlug: unknown): Promise<Access> {
-  const principal = await authenticate(state);
+  const slug = typeof projectSlug === 'string' ? projectSlug : '';
+  // The project comes with the key, in one query; it is only looked at in its turn below.
+  const { principal, project } = await authenticate(state, slug);
 
   state.rateLimit = await limits().perKey.limit(principal.keyId);
   if (!state.rateLimit.success) throw new AppError('too_many_requests', 'Too many requests');
@@ -44,11 +46,6 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
 
   if (!principal.scopes.includes(scope)) throw forbidden(`Missing required scope: ${scope}`);
 
-  const slug = typeof projectSlug === 'string' ? projectSlug : '';
-  const project = await db().project.findUnique({
-    where: { workspaceId_slug: { workspaceId: principal.workspaceId, slug } },
-    select: { id: true, slug: true, keyPrefix: true },
-  });
   if (!project) throw notFound('Project not found');
   if (principal.projectId !== null && principal.projectId !== project.id) {
     throw forbidden(`API key does not have access to project ${project.slug}`);
@@ -56,7 +53,7 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
   return { principal, project };
 }
 
-async function authenticate(state: RequestState): Promise<ApiPrincipal> {
+async function authenticate(state: RequestState, projectSlug: string): Promise<{ principal: ApiPrincipal; project: KeyProject | null }> {
   const block = blockedAddresses.get(state.clientAddress);
   if (block) {
     if (block.reset > Date.now()) {
@@ -66,8 +63,8 @@ async function authenticate(state: RequestState): Promise<ApiPrincipal> {
     blockedAddresses.delete(state.clientAddress);
   }
   const presented = readPresentedKey(state.headers);
-  const principal = presented ? await authenticateKey(db(), presented) : null;
-  if (principal) return principal;
+  const access = presented ? await authenticateKey(db(), presented, projectSlug) : null;
+  if (access) return access;
 
   const decision = await limits().badKeyPerAddress.limit(state.clientAddress);
   if (!decision.success) {

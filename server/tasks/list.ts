@@ -1,23 +1,33 @@
 import type { ProjectRef } from '../api/access';
 import type { ListTasksInput } from '../api/schemas/task';
 import type { Db } from '../db/client';
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
 import { externalIdNumber } from './locate';
 import { taskSelect, toTask } from './shape';
 
-/** Top-level tasks of a project, filtered, sorted and paginated; count and page share one filter. */
+/**
+ * Top-level tasks of a project, filtered, sorted and paginated, in three
+ * statements whatever the page size (with the key lookup). One statement holds
+ * the total and the page's ids as two subqueries, so each keeps its own plan (the
+ * count may use the trigram index, the page the list index in order); the next
+ * loads those tasks with their relations, built only for the page, never for the
+ * rows the OFFSET skips.
+ */
 export async function listTasks(db: Db, project: ProjectRef, input: ListTasksInput) {
-  const where = listFilter(project, input);
-  const [total, rows] = await Promise.all([
-    db.task.count({ where }),
-    db.task.findMany({
-      where,
-      select: taskSelect,
-      orderBy: listOrder(input),
-      skip: (input.page - 1) * input.limit,
-      take: input.limit,
-    }),
-  ]);
+  const filter = listFilter(project, input);
+  const [found] = await db.$queryRaw<{ total: bigint; ids: string[] }[]>`
+    SELECT
+      (SELECT count(*) FROM task t WHERE ${filter}) AS total,
+      ARRAY(
+        SELECT t.id::text FROM task t WHERE ${filter}
+        ORDER BY ${listOrder(input)}
+        LIMIT ${input.limit} OFFSET ${(input.page - 1) * input.limit}
+      ) AS ids`;
+  const total = Number(found?.total ?? 0);
+  const ids = found?.ids ?? [];
+  const rows = ids.length ? await db.task.findMany({ where: { id: { in: ids } }, select: taskSelect }) : [];
+  const position = new Map(ids.map((id, index) => [id, index]));
+  rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
   const totalPages = Math.ceil(total / input.limit);
   return {
     tasks: rows.map((row) => toTask(row, project.keyPrefix)),
@@ -25,32 +35,42 @@ export async function listTasks(db: Db, project: ProjectRef, input: ListTasksInp
   };
 }
 
-function listFilter(project: ProjectRef, input: ListTasksInput): Prisma.TaskWhereInput {
-  const where: Prisma.TaskWhereInput = { projectId: project.id, parentId: null };
-  if (input.statusId) where.statusId = input.statusId.toLowerCase();
-  else if (input.status) where.category = input.status;
-  if (input.priority) where.priority = input.priority;
-  if (input.assigneeId) where.assignees = { some: { userId: input.assigneeId.toLowerCase() } };
-  if (input.labelId) where.labels = { some: { labelId: input.labelId.toLowerCase() } };
-  if (input.search) {
-    const number = externalIdNumber(project, input.search);
-    where.OR = [
-      { title: { contains: escapeLike(input.search), mode: 'insensitive' } },
-      ...(number === null ? [] : [{ number }]),
-    ];
+function listFilter(project: ProjectRef, input: ListTasksInput): Prisma.Sql {
+  const conditions = [Prisma.sql`t.project_id = ${project.id}::uuid`, Prisma.sql`t.parent_id IS NULL`];
+  if (input.statusId) conditions.push(Prisma.sql`t.status_id = ${input.statusId.toLowerCase()}::uuid`);
+  else if (input.status) conditions.push(Prisma.sql`t.category = ${input.status}::"StatusCategory"`);
+  if (input.priority) conditions.push(Prisma.sql`t.priority = ${input.priority}::"Priority"`);
+  if (input.assigneeId) {
+    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM task_assignee ta WHERE ta.task_id = t.id AND ta.user_id = ${input.assigneeId.toLowerCase()}::uuid)`);
   }
-  return where;
+  if (input.labelId) {
+    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM task_label tl WHERE tl.task_id = t.id AND tl.label_id = ${input.labelId.toLowerCase()}::uuid)`);
+  }
+  if (input.search) {
+    // ILIKE on the title is served by the trigram index; wildcards typed by the client are plain characters.
+    const title = Prisma.sql`t.title ILIKE ${`%${escapeLike(input.search)}%`}`;
+    const number = externalIdNumber(project, input.search);
+    conditions.push(number === null ? title : Prisma.sql`(${title} OR t.number = ${number})`);
+  }
+  return Prisma.join(conditions, ' AND ');
 }
 
-function listOrder(input: ListTasksInput): Prisma.TaskOrderByWithRelationInput[] {
-  const first: Prisma.TaskOrderByWithRelationInput =
-    input.sort === 'dueDate'
-      ? { dueDate: { sort: input.order, nulls: 'last' } }
-      : { [input.sort]: input.order };
-  return [first, { id: input.order }];
+// Column and direction come from these fixed tables, never from the request's text.
+const SORT_COLUMNS = {
+  createdAt: Prisma.raw('t.created_at'),
+  updatedAt: Prisma.raw('t.updated_at'),
+  dueDate: Prisma.raw('t.due_date'),
+  priority: Prisma.raw('t.priority'),
+} as const;
+const DIRECTIONS = { asc: Prisma.raw('ASC'), desc: Prisma.raw('DESC') } as const;
+
+function listOrder(input: ListTasksInput): Prisma.Sql {
+  const direction = DIRECTIONS[input.order];
+  // Tasks without a due date come last in both directions.
+  const nulls = input.sort === 'dueDate' ? Prisma.raw(' NULLS LAST') : Prisma.empty;
+  return Prisma.sql`${SORT_COLUMNS[input.sort]} ${direction}${nulls}, t.id ${direction}`;
 }
 
-/** Prisma passes `contains` to LIKE as it is: make wildcards plain characters. */
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (char) => `\\${char}`);
 }

@@ -24,7 +24,7 @@ describe('migrations', () => {
     expect(defs).toEqual(
       expect.arrayContaining([
         'UNIQUE task USING btree (project_id, number)',
-        'task USING btree (project_id, parent_id, created_at DESC, id DESC)',
+        'task USING btree (project_id, created_at DESC, id DESC) WHERE (parent_id IS NULL)',
         'task USING btree (project_id, status_id)',
         'task USING btree (project_id, category)',
         'task USING btree (project_id, priority)',

@@ -43,7 +43,7 @@ describe('demo seed', () => {
   });
 
   it('hands out a working API key with every scope', async () => {
-    const principal = await authenticateKey(db(), logins.apiKey);
+    const principal = (await authenticateKey(db(), logins.apiKey))?.principal;
     expect(principal?.scopes).toEqual(['task:read', 'task:create', 'task:update']);
     expect(principal?.projectId).toBeNull();
   });
