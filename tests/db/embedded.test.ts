@@ -7,12 +7,21 @@ import { openEmbeddedDatabase } from '../../server/db/embedded';
 import { migrateDatabase } from '../../server/db/migrate';
 import { runAdmin } from '../support/cli';
 
-const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-embedded-'));
-const dir = path.join(dataDir, 'postgres');
-afterAll(() => fs.rm(dataDir, { recursive: true, force: true }));
+const root = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-embedded-'));
+afterAll(() => fs.rm(root, { recursive: true, force: true }));
+
+/** A data folder of its own for each test, laid out as DATA_DIR is. */
+async function dataFolder(name: string) {
+  const dataDir = path.join(root, name);
+  return { dataDir, dir: path.join(dataDir, 'postgres') };
+}
+
+// Starting PGlite and migrating it takes several seconds, many more on a busy machine.
+const SLOW = 120_000;
 
 describe('embedded database', () => {
-  it('keeps its data across a restart', async () => {
+  it('keeps its data across a restart', { timeout: SLOW }, async () => {
+    const { dir } = await dataFolder('restart');
     const first = await openEmbeddedDatabase(dir);
     await migrateDatabase(first.url);
     const client = createDb(first.url, 1);
@@ -30,8 +39,10 @@ describe('embedded database', () => {
     }
   });
 
-  it('serves the admin CLI through the server a running app already has open', async () => {
+  it('serves the admin CLI through the server a running app already has open', { timeout: SLOW }, async () => {
+    const { dataDir, dir } = await dataFolder('shared');
     const running = await openEmbeddedDatabase(dir);
+    await migrateDatabase(running.url);
     const client = createDb(running.url, 1);
     try {
       expect(running.owned).toBe(true);

@@ -1,0 +1,159 @@
+import type { LoadResult } from './load';
+import type { Machine } from './machine';
+
+export type LimiterStore = 'memory' | 'redis';
+
+export interface Measurement {
+  scenario: string;
+  read: boolean;
+  limiter: LimiterStore;
+  connections: number;
+  ours: LoadResult;
+  floor: LoadResult | null;
+}
+
+export interface QueryCount {
+  scenario: string;
+  perRequest: number;
+  floorPerRequest: number | null;
+  /** The statements of one request, in order, for reading the query shape. */
+  statements: string[];
+}
+
+export interface ServerMemory {
+  limiter: LimiterStore;
+  peakRssBytes: number;
+  finalRssBytes: number;
+}
+
+export interface BenchReport {
+  startedAt: string;
+  minutes: number;
+  machine: Machine;
+  settings: Record<string, string | number>;
+  measurements: Measurement[];
+  queries: QueryCount[];
+  memory: ServerMemory[];
+  /** 1-minute load average at start and end: other work on the machine skews every figure. */
+  loadAverage: [number, number];
+}
+
+interface Check {
+  aim: string;
+  met: boolean;
+  detail: string;
+}
+
+const MAX_QUERIES: Record<string, number> = { list: 3, get: 2 };
+const MAX_RSS_BYTES = 300 * 2 ** 20;
+
+const fixed = (n: number, digits = 1) => n.toFixed(digits);
+/** ours/floor, or a dash when the floor served nothing to compare with. */
+const ratio = (ours: number, floor: number) => (floor > 0 ? `${fixed(ours / floor, 2)}x` : '—');
+const mib = (bytes: number) => `${Math.round(bytes / 2 ** 20)} MB`;
+
+/** The issue's aims, judged from the figures; aims, not tests: a miss is reported, not fatal. */
+export function checkAims(report: BenchReport): Check[] {
+  const checks: Check[] = [];
+  const failing = report.measurements.filter((m) => m.ours.non2xx + m.ours.errors > 0 || (m.floor && m.floor.non2xx + m.floor.errors > 0));
+  checks.push({
+    aim: 'zero errors and zero non-2xx',
+    met: failing.length === 0,
+    detail: failing.length ? failing.map((m) => `${m.scenario}@${m.connections}/${m.limiter}`).join(', ') : 'all scenarios',
+  });
+  for (const q of report.queries) {
+    const family = q.scenario.startsWith('list') ? 'list' : q.scenario;
+    const max = MAX_QUERIES[family];
+    if (max !== undefined) {
+      checks.push({ aim: `${q.scenario}: at most ${max} queries per request`, met: q.perRequest <= max, detail: fixed(q.perRequest, 2) });
+    }
+  }
+  const listCounts = report.queries.filter((q) => q.scenario === 'list' || q.scenario.startsWith('list-limit-'));
+  if (listCounts.length > 1) {
+    const distinct = new Set(listCounts.map((q) => q.perRequest));
+    checks.push({
+      aim: 'queries per request constant in page size',
+      met: distinct.size === 1,
+      detail: listCounts.map((q) => `${q.scenario}: ${fixed(q.perRequest, 2)}`).join(', '),
+    });
+  }
+  const busiest = Math.max(...report.measurements.map((m) => m.connections));
+  for (const m of report.measurements) {
+    if (!m.floor || m.connections !== busiest || m.limiter !== 'memory') continue;
+    const { ours, floor } = m;
+    const served = ours.requests > 0 && floor.requests > 0;
+    checks.push({
+      aim: `${m.scenario}@${busiest}: p50 at most 2x the floor's`,
+      met: served && ours.p50 <= 2 * floor.p50,
+      detail: ratio(ours.p50, floor.p50),
+    });
+    checks.push({
+      aim: `${m.scenario}@${busiest}: at least half the floor's req/s`,
+      met: served && ours.requestsPerSecond >= 0.5 * floor.requestsPerSecond,
+      detail: ratio(ours.requestsPerSecond, floor.requestsPerSecond),
+    });
+  }
+  for (const s of report.memory) {
+    checks.push({ aim: `server RSS under 300 MB after the run (${s.limiter} limiter)`, met: s.finalRssBytes < MAX_RSS_BYTES, detail: `${mib(s.finalRssBytes)} (peak ${mib(s.peakRssBytes)})` });
+  }
+  return checks;
+}
+
+function table(header: string[], rows: (string | number)[][]): string {
+  const line = (cells: (string | number)[]) => `| ${cells.join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+export function resultsTable(report: BenchReport): string {
+  const queries = new Map(report.queries.map((q) => [q.scenario, q]));
+  return table(
+    ['Scenario', 'Limiter', 'Conns', 'req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'non-2xx', 'errors', 'queries/req', 'floor req/s', 'floor p50 ms', 'p50 ours/floor', 'req/s ours/floor'],
+    report.measurements.map((m) => {
+      const q = queries.get(m.scenario);
+      return [
+        m.scenario,
+        m.limiter,
+        m.connections,
+        fixed(m.ours.requestsPerSecond),
+        m.ours.p50,
+        m.ours.p97_5,
+        m.ours.p99,
+        m.ours.non2xx,
+        m.ours.errors,
+        q ? `${fixed(q.perRequest, 2)}${q.floorPerRequest === null ? '' : ` (floor ${fixed(q.floorPerRequest, 2)})`}` : '',
+        m.floor ? fixed(m.floor.requestsPerSecond) : '',
+        m.floor ? m.floor.p50 : '',
+        m.floor ? ratio(m.ours.p50, m.floor.p50) : '',
+        m.floor ? ratio(m.ours.requestsPerSecond, m.floor.requestsPerSecond) : '',
+      ];
+    }),
+  );
+}
+
+export function toMarkdown(report: BenchReport): string {
+  const m = report.machine;
+  const checks = checkAims(report);
+  return `# Benchmark results
+
+Run \`npm run bench\` (see tests/bench/run.ts); started ${report.startedAt}, took ${fixed(report.minutes)} minutes.
+
+**Machine**: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}, Next.js ${m.next},
+PostgreSQL ${m.postgres}, Redis ${m.redis}. Load generator, server, floor and database share the machine.
+1-minute load average ${fixed(report.loadAverage[0], 2)} at start, ${fixed(report.loadAverage[1], 2)} at end (while it is near or above the
+CPU count, other work competes for the CPUs and the figures come out low).
+
+**Settings**: ${Object.entries(report.settings).map(([k, v]) => `${k} ${v}`).join(', ')}.
+
+## Throughput and latency
+
+${resultsTable(report)}
+
+## Aims
+
+${checks.map((c) => `- ${c.met ? 'met' : '**missed**'}: ${c.aim} — ${c.detail}`).join('\n')}
+
+## Server memory
+
+${report.memory.map((s) => `- ${s.limiter} limiter: ${mib(s.finalRssBytes)} RSS after its run, peak ${mib(s.peakRssBytes)}`).join('\n')}
+`;
+}

@@ -1,0 +1,194 @@
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { countStatements } from './count';
+import { createBenchDatabase } from './database';
+import { drive, type LoadResult } from './load';
+import { describeMachine } from './machine';
+import { parseOptions } from './options';
+import { startStatementCounter } from './pg-counter';
+import { checkAims, resultsTable, toMarkdown, type BenchReport, type LimiterStore, type Measurement, type QueryCount } from './report';
+import { pageSizeProbes, scenarios, type Scenario } from './scenarios';
+import { seedBench, type BenchFixture } from './seed';
+import { buildApp, freePort, startNext, startProcess, type RunningServer } from './server';
+
+/**
+ * `npm run bench`: seeds a fresh database, builds and starts the production
+ * server, and drives every scenario with autocannon, reads also against the
+ * floor (tests/bench/floor.ts); then counts statements per request through a
+ * proxy, and writes the figures to tests/bench/results/. See options.ts for flags.
+ */
+
+const options = parseOptions(process.argv.slice(2), process.env);
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const resultsDir = path.join(root, 'tests/bench/results');
+const SIZES = { bigTasks: 100_000, smallTasks: 1_000 };
+const POOL_SIZE = 10;
+// Lifted, not switched off: the limiter still runs on every request, so its cost is in the figures.
+const RATE_LIMIT_PER_MINUTE = 1_000_000_000;
+
+const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
+const started = new Date();
+const cleanups: (() => Promise<void>)[] = [];
+let cleaning: Promise<void> | undefined;
+
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    for (const cleanup of cleanups.reverse()) await cleanup().catch((error: unknown) => console.error(error));
+  })();
+  return cleaning;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
+}
+
+function serverEnv(databaseUrl: string, dataDir: string, redisUrl: string | null): Record<string, string> {
+  // Empty values override whatever .env files would add: the run is configured here alone.
+  return {
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+    REDIS_URL: redisUrl ?? '',
+    UPSTASH_REDIS_REST_URL: '',
+    UPSTASH_REDIS_REST_TOKEN: '',
+    BLOB_READ_WRITE_TOKEN: '',
+    APP_URL: '',
+    DATA_DIR: dataDir,
+  };
+}
+
+async function startFloor(databaseUrl: string): Promise<RunningServer> {
+  const port = await freePort();
+  return startProcess({
+    args: ['--import', 'tsx', path.join(root, 'tests/bench/floor.ts')],
+    cwd: root,
+    env: { NODE_ENV: 'production', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(POOL_SIZE), FLOOR_PORT: String(port) },
+    port,
+    readyPath: '/ready',
+  });
+}
+
+async function measure(url: string, scenario: Scenario, apiKey: string, connections: number): Promise<LoadResult> {
+  if (options.warmupSeconds > 0) await drive(url, scenario, apiKey, connections, options.warmupSeconds);
+  return drive(url, scenario, apiKey, connections, options.seconds);
+}
+
+async function countAll(databaseUrl: string, dataDir: string, fixture: BenchFixture, selected: Scenario[]): Promise<QueryCount[]> {
+  const counter = await startStatementCounter(databaseUrl);
+  cleanups.push(() => counter.close());
+  const server = await startNext(root, await freePort(), serverEnv(counter.url, dataDir, null));
+  const floor = await startFloor(counter.url);
+  const counts: QueryCount[] = [];
+  try {
+    const probes = selected.some((s) => s.name === 'list') ? pageSizeProbes(fixture) : [];
+    for (const scenario of [...selected, ...probes]) {
+      const ours = await countStatements(server.url, scenario, fixture.apiKey, counter);
+      const floorCount = scenario.read ? await countStatements(floor.url, scenario, fixture.apiKey, counter) : null;
+      counts.push({ scenario: scenario.name, perRequest: ours.perRequest, floorPerRequest: floorCount?.perRequest ?? null, statements: ours.statements });
+      log(`${scenario.name}: ${ours.perRequest} statements per request${floorCount ? ` (floor ${floorCount.perRequest})` : ''}`);
+    }
+  } finally {
+    await server.stop();
+    await floor.stop();
+  }
+  return counts;
+}
+
+async function loadRun(
+  limiter: LimiterStore,
+  server: RunningServer,
+  floor: RunningServer,
+  fixture: BenchFixture,
+  selected: Scenario[],
+  connections: number[],
+  floorResults: Map<string, LoadResult>,
+): Promise<Measurement[]> {
+  const measurements: Measurement[] = [];
+  for (const scenario of selected) {
+    for (const c of connections) {
+      const ours = await measure(server.url, scenario, fixture.apiKey, c);
+      const floorKey = `${scenario.name}@${c}`;
+      if (scenario.read && !floorResults.has(floorKey)) floorResults.set(floorKey, await measure(floor.url, scenario, fixture.apiKey, c));
+      const floorResult = floorResults.get(floorKey) ?? null;
+      measurements.push({ scenario: scenario.name, read: scenario.read, limiter, connections: c, ours, floor: floorResult });
+      log(
+        `${limiter} ${scenario.name} c=${c}: ${ours.requestsPerSecond.toFixed(0)} req/s, p50 ${ours.p50} ms` +
+          (floorResult ? ` (floor ${floorResult.requestsPerSecond.toFixed(0)} req/s, p50 ${floorResult.p50} ms)` : '') +
+          (ours.non2xx + ours.errors ? `, ${ours.non2xx} non-2xx, ${ours.errors} errors` : ''),
+      );
+    }
+  }
+  return measurements;
+}
+
+async function main(): Promise<void> {
+  const database = await createBenchDatabase(options.serverUrl);
+  cleanups.push(() => database.drop());
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'taskapi-bench-'));
+  cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+  log(`database ${database.name}, files in ${dataDir}`);
+
+  const machine = await describeMachine(database.url, options.redisUrl);
+  const startLoad = os.loadavg()[0]!;
+  if (startLoad > 0.5 * machine.cpus) log(`warning: load average ${startLoad.toFixed(2)} already; the figures will be low and noisy`);
+  const seedStart = Date.now();
+  const fixture = await seedBench(database.url, SIZES);
+  log(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)} s`);
+  if (options.build) await buildApp(root);
+
+  const selected = scenarios(fixture).filter((s) => options.only.length === 0 || options.only.includes(s.name));
+  const queries = await countAll(database.url, dataDir, fixture, selected);
+
+  const floor = await startFloor(database.url);
+  cleanups.push(() => floor.stop());
+  const floorResults = new Map<string, LoadResult>();
+  const measurements: Measurement[] = [];
+  const memory: BenchReport['memory'] = [];
+  const runs: [LimiterStore, string | null, number[]][] = [['memory', null, options.connections]];
+  // The Redis run repeats the scenarios at the highest concurrency only: it measures the limiter's store, not the app again.
+  if (options.redisUrl) runs.push(['redis', options.redisUrl, [Math.max(...options.connections)]]);
+  for (const [limiter, redisUrl, connections] of runs) {
+    const server = await startNext(root, await freePort(), serverEnv(database.url, dataDir, redisUrl));
+    try {
+      measurements.push(...(await loadRun(limiter, server, floor, fixture, selected, connections, floorResults)));
+      const { rss, peakRss } = server.memory();
+      memory.push({ limiter, finalRssBytes: rss, peakRssBytes: peakRss });
+    } finally {
+      await server.stop();
+    }
+  }
+
+  const report: BenchReport = {
+    startedAt: started.toISOString(),
+    minutes: (Date.now() - started.getTime()) / 60_000,
+    machine,
+    settings: {
+      'seconds per run': options.seconds,
+      'warm-up seconds': options.warmupSeconds,
+      'tasks in big project (top-level)': SIZES.bigTasks,
+      'tasks in small project (top-level)': SIZES.smallTasks,
+      'database pool (server and floor)': POOL_SIZE,
+      'rate limit per minute': RATE_LIMIT_PER_MINUTE,
+    },
+    measurements,
+    queries,
+    memory,
+    loadAverage: [startLoad, os.loadavg()[0]!],
+  };
+  await mkdir(resultsDir, { recursive: true });
+  const stamp = started.toISOString().replace(/[:.]/g, '-');
+  const markdown = toMarkdown(report);
+  await writeFile(path.join(resultsDir, `${stamp}.json`), `${JSON.stringify({ ...report, aims: checkAims(report) }, null, 2)}\n`);
+  await writeFile(path.join(resultsDir, `${stamp}.md`), markdown);
+  await writeFile(path.join(resultsDir, 'latest.md'), markdown);
+  process.stdout.write(`\n${resultsTable(report)}\n\n`);
+  for (const check of checkAims(report)) process.stdout.write(`${check.met ? 'met   ' : 'MISSED'} ${check.aim}: ${check.detail}\n`);
+  log(`written to ${path.relative(root, resultsDir)}/${stamp}.{json,md} and latest.md`);
+}
+
+try {
+  await main();
+} finally {
+  await cleanUp();
+}

@@ -1,0 +1,117 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import net from 'node:net';
+import { PRODUCTION_NODE_OPTIONS } from '../../server/launch/next-process';
+
+export interface RunningServer {
+  url: string;
+  pid: number;
+  /** Resident memory now and the highest seen since start (the kernel's high-water mark), in bytes. */
+  memory(): { rss: number; peakRss: number };
+  stop(): Promise<void>;
+}
+
+const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+const READY_TIMEOUT_MS = 60_000;
+
+/** `next build` in `root`, output shown, as the production server needs it. */
+export async function buildApp(root: string): Promise<void> {
+  const child = spawn(process.execPath, [nextBin, 'build'], {
+    cwd: root,
+    stdio: ['ignore', 'inherit', 'inherit'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', NODE_ENV: 'production' },
+  });
+  const code = await exited(child);
+  if (code !== 0) throw new Error(`next build exited with ${code}`);
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Starts a server process (`next start`, or the floor) and waits until `readyPath`
+ * answers. Its output is kept and shown only if it fails to come up or dies.
+ */
+export async function startProcess(options: {
+  args: string[];
+  cwd: string;
+  env: Record<string, string>;
+  port: number;
+  readyPath: string;
+}): Promise<RunningServer> {
+  const child = spawn(process.execPath, options.args, {
+    cwd: options.cwd,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...options.env },
+  });
+  let output = '';
+  const keep = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
+  let stopping = false;
+  child.on('exit', (code) => {
+    if (!stopping) console.error(`Server ${options.args.join(' ')} exited with ${code}:\n${output}`);
+  });
+
+  const url = `http://127.0.0.1:${options.port}`;
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`Server exited before it was ready:\n${output}`);
+    const ok = await fetch(url + options.readyPath).then((r) => r.ok, () => false);
+    if (ok) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`Server not ready after ${READY_TIMEOUT_MS} ms:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+
+  return {
+    url,
+    pid: child.pid!,
+    memory: () => processMemory(child.pid!),
+    async stop() {
+      stopping = true;
+      if (child.exitCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited(child);
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** The production server as `next start` runs it, configured only through its environment. */
+export function startNext(root: string, port: number, env: Record<string, string>): Promise<RunningServer> {
+  return startProcess({
+    args: [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+    cwd: root,
+    // As `npm start` runs it.
+    env: { NODE_ENV: 'production', NODE_OPTIONS: PRODUCTION_NODE_OPTIONS, ...env },
+    port,
+    readyPath: '/v1/public/openapi.json',
+  });
+}
+
+function processMemory(pid: number): { rss: number; peakRss: number } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
+    return { rss: kib('VmRSS'), peakRss: kib('VmHWM') };
+  } catch {
+    return { rss: 0, peakRss: 0 };
+  }
+}
+
+function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.on('exit', (code) => resolve(code)));
+}
