@@ -27,7 +27,11 @@ export const notFound = (message: string) => new AppError('not_found', message);
 export const conflict = (message: string) => new AppError('conflict', message);
 export const forbidden = (message: string) => new AppError('forbidden', message);
 
-/** Prisma's unique-constraint violation, so callers can turn it into a conflict. */
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
+function prismaCode(error: unknown): unknown {
+  return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }
+
+/** Prisma's errors that callers turn into answers: a duplicate, a missing parent row, a missing record. */
+export const isUniqueViolation = (error: unknown) => prismaCode(error) === 'P2002';
+export const isForeignKeyViolation = (error: unknown) => prismaCode(error) === 'P2003';
+export const isRecordMissing = (error: unknown) => prismaCode(error) === 'P2025';

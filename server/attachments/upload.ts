@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
-import { notFound } from '../errors';
+import { isForeignKeyViolation, notFound } from '../errors';
 import { removeStoredFiles, storage } from '../storage/storage';
 import { TASK_NOT_FOUND } from '../tasks/get';
 import { toAttachment } from './attachments';
@@ -50,8 +50,4 @@ export async function recordAttachment(db: Db, taskId: string, file: StoredFile)
     throw isForeignKeyViolation(error) ? notFound(TASK_NOT_FOUND) : error;
   }
   return toAttachment(row);
-}
-
-function isForeignKeyViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2003';
 }

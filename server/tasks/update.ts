@@ -2,7 +2,7 @@ import type { ProjectRef } from '../api/access';
 import type { UpdateTaskInput } from '../api/schemas/task';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
-import { notFound } from '../errors';
+import { isRecordMissing, notFound } from '../errors';
 import { getTask, TASK_NOT_FOUND } from './get';
 import { taskWhere } from './locate';
 import { checkReferences } from './references';
@@ -31,7 +31,7 @@ export async function updateTask(db: Db, workspaceId: string, project: ProjectRe
     // Updating the row first locks it, so concurrent updates of the same task
     // replace its lists one after the other instead of merging them.
     const task = await tx.task.update({ where, data: { ...changes, updatedAt: new Date() }, select: { id: true } }).catch((error) => {
-      if ((error as { code?: string }).code === 'P2025') throw notFound(TASK_NOT_FOUND);
+      if (isRecordMissing(error)) throw notFound(TASK_NOT_FOUND);
       throw error;
     });
     if (input.assigneeIds !== undefined) {
