@@ -1,7 +1,6 @@
 import { initTRPC } from '@trpc/server';
 import type { Scope } from '../keys/scopes';
-import { logEvent } from '../log';
-import { toPublicError } from '../http/errors';
+import { answerError } from '../http/errors';
 import { admit, type RequestState } from './access';
 import type { PublicMeta } from './operation';
 
@@ -15,11 +14,7 @@ const t = initTRPC
   .create({
     // The public shape rides along in the error body; the route handler sends only it.
     errorFormatter({ shape, error, ctx }) {
-      const publicError = toPublicError(error);
-      if (publicError.statusCode >= 500) {
-        logEvent('error', 'request.failed', { requestId: ctx?.state.requestId, error: error.cause ?? error });
-      }
-      return { ...shape, publicError };
+      return { ...shape, publicError: answerError(error, 'request.failed', { requestId: ctx?.state.requestId }) };
     },
   });
 

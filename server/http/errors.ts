@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import { AppError, type AppErrorKind } from '../errors';
+import { logEvent } from '../log';
 
 /** The body of every error response: `{statusCode, message}` and nothing else. */
 export interface PublicError {
@@ -47,6 +48,18 @@ export function toPublicError(error: unknown): PublicError {
     if (known) return known;
   }
   return INTERNAL_ERROR;
+}
+
+/**
+ * toPublicError for a request that is answering now: a 5xx hides its cause from
+ * the client, so the cause goes to the log under `event` with the given fields.
+ */
+export function answerError(error: unknown, event: string, fields: Record<string, unknown>): PublicError {
+  const publicError = toPublicError(error);
+  if (publicError.statusCode >= 500) {
+    logEvent('error', event, { ...fields, error: error instanceof TRPCError ? (error.cause ?? error) : error });
+  }
+  return publicError;
 }
 
 function isZodError(value: unknown): value is z.ZodError {

@@ -6,9 +6,8 @@ import { mimeTypeOf } from '../attachments/mime-type';
 import { discardFile, recordAttachment, storeFile } from '../attachments/upload';
 import { db } from '../db/client';
 import { AppError } from '../errors';
-import { logEvent } from '../log';
 import { findTaskId } from '../tasks/get';
-import { toPublicError } from './errors';
+import { answerError } from './errors';
 import { fileReader, type FileLimits } from './multipart';
 import { errorResponse, responseHeaders } from './respond';
 
@@ -44,9 +43,7 @@ export async function handleUpload(req: Request, state: RequestState, target: Up
     const attachment = await upload(req, state, target);
     return Response.json(attachment, { status: 201, headers: responseHeaders(state, 201) });
   } catch (error) {
-    const publicError = toPublicError(error);
-    if (publicError.statusCode >= 500) logEvent('error', 'request.failed', { requestId: state.requestId, error });
-    return errorResponse(state, publicError);
+    return errorResponse(state, answerError(error, 'request.failed', { requestId: state.requestId }));
   }
 }
 

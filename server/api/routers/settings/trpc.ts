@@ -6,8 +6,7 @@ import { canManageKeys, workspaceAccess } from '../../../auth/workspace-access';
 import { db } from '../../../db/client';
 import { env } from '../../../env';
 import { AppError, forbidden, notFound } from '../../../errors';
-import { toPublicError } from '../../../http/errors';
-import { logEvent } from '../../../log';
+import { answerError } from '../../../http/errors';
 
 /**
  * The settings page's own tRPC instance, apart from the public API's: callers
@@ -19,8 +18,7 @@ export interface SettingsContext {
 
 const t = initTRPC.context<SettingsContext>().create({
   errorFormatter({ shape, error, path }) {
-    const publicError = toPublicError(error);
-    if (publicError.statusCode >= 500) logEvent('error', 'settings.request_failed', { path, error: error.cause ?? error });
+    const publicError = answerError(error, 'settings.request_failed', { path });
     return {
       code: shape.code,
       message: publicError.message,
