@@ -21,6 +21,9 @@ export function createLocalStore(dir: string, appUrl: string): BlobStore {
         await pipeline(Readable.fromWeb(body as NodeReadableStream<Uint8Array>), file);
         await fs.rename(partial, target);
       } catch (error) {
+        // pipeline rejects as soon as the body fails, possibly before the file is even
+        // open: removed before then, it would be created afterwards and stay.
+        if (!file.closed) await new Promise<void>((resolve) => file.once('close', () => resolve()));
         await fs.rm(partial, { force: true });
         throw error;
       }
