@@ -4,6 +4,9 @@ const nextConfig = {
   serverExternalPackages: ['@electric-sql/pglite', '@electric-sql/pglite-socket', 'pg', '@prisma/adapter-pg', 'ioredis'],
   poweredByHeader: false,
   typedRoutes: false,
+  // The production server loads a page's code when it is first asked for, not all at start:
+  // the public API never goes through its App Router route there (server/launch/production-server.ts).
+  experimental: { preloadEntriesOnStart: false },
 };
 
 export default nextConfig;

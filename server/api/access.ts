@@ -15,6 +15,8 @@ export interface RequestState {
   rateLimit?: RateLimitDecision;
   /** A body that can never be valid input, found before parsing; reported after the checks. */
   bodyProblem?: AppError;
+  /** Gives back the answer memory a large page reserved (server/http/answer-memory.ts). */
+  releaseMemory?: () => void;
 }
 
 export interface ProjectRef {

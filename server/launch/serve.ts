@@ -3,13 +3,13 @@ import { openDatabase } from '../db/open';
 import { migrateDatabase } from '../db/migrate';
 import { seedDemo } from '../seed/demo';
 import { printWelcome } from '../seed/welcome';
-import { runNext } from './next-process';
+import { runServer } from './server-process';
 
 // The embedded server multiplexes connections onto one engine; a small pool is plenty.
 const EMBEDDED_POOL_SIZE = 4;
 
 /**
- * Starts Next.js on the configured database. In dev the database is migrated and,
+ * Starts the web server on the configured database. In dev the database is migrated and,
  * when it is empty, seeded with the demo workspace; `start` never seeds.
  */
 export async function serve(mode: 'dev' | 'start'): Promise<number> {
@@ -24,7 +24,7 @@ export async function serve(mode: 'dev' | 'start'): Promise<number> {
     }
     const extraEnv: Record<string, string> = { DATABASE_URL: database.url };
     if (database.embedded) extraEnv.DATABASE_POOL_SIZE = String(EMBEDDED_POOL_SIZE);
-    return await runNext(mode, config.port, extraEnv);
+    return await runServer(mode, config.port, extraEnv);
   } finally {
     await database.close();
   }

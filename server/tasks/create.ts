@@ -3,7 +3,8 @@ import type { CreateTaskInput } from '../api/schemas/task';
 import type { Db } from '../db/client';
 import { nextTaskNumber } from './numbers';
 import { checkReferences } from './references';
-import { taskSelect, toTask } from './shape';
+import { loadTask } from './load';
+import { toTask } from './shape';
 
 export async function createTask(db: Db, workspaceId: string, project: ProjectRef, input: CreateTaskInput) {
   const { status } = await checkReferences(db, workspaceId, project, input);
@@ -17,7 +18,7 @@ export async function createTask(db: Db, workspaceId: string, project: ProjectRe
     }));
   const row = await db.$transaction(async (tx) => {
     const number = await nextTaskNumber(tx, project.id);
-    return tx.task.create({
+    const { id } = await tx.task.create({
       data: {
         projectId: project.id,
         number,
@@ -27,11 +28,15 @@ export async function createTask(db: Db, workspaceId: string, project: ProjectRe
         dueDate: input.dueDate ?? null,
         statusId: initial?.id ?? null,
         category: initial?.category ?? 'todo',
-        assignees: input.assigneeIds?.length ? { createMany: { data: input.assigneeIds.map((userId) => ({ userId })) } } : undefined,
-        labels: input.labelIds?.length ? { createMany: { data: input.labelIds.map((labelId) => ({ labelId })) } } : undefined,
       },
-      select: taskSelect,
+      select: { id: true },
     });
+    // Separate inserts rather than nested writes: with those, Prisma reads the task back
+    // once more before loadTask reads it whole.
+    if (input.assigneeIds?.length) await tx.taskAssignee.createMany({ data: input.assigneeIds.map((userId) => ({ taskId: id, userId })) });
+    if (input.labelIds?.length) await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: id, labelId })) });
+    return loadTask(tx, id);
   });
-  return toTask(row, project.keyPrefix);
+  // Read in the transaction that created it: the row exists.
+  return toTask(row!, project.keyPrefix);
 }

@@ -1,14 +1,15 @@
 import type { ProjectRef } from '../api/access';
 import type { Db } from '../db/client';
 import { notFound } from '../errors';
-import { taskWhere } from './locate';
-import { taskSelect, toTask } from './shape';
+import { loadTaskWhere } from './load';
+import { taskCondition, taskWhere } from './locate';
+import { toTask } from './shape';
 
 export const TASK_NOT_FOUND = 'Task not found';
 
 export async function getTask(db: Db, project: ProjectRef, taskId: string) {
-  const where = taskWhere(project, taskId);
-  const row = where ? await db.task.findUnique({ where, select: taskSelect }) : null;
+  const condition = taskCondition(project, taskId);
+  const row = condition ? await loadTaskWhere(db, condition) : null;
   if (!row) throw notFound(TASK_NOT_FOUND);
   return toTask(row, project.keyPrefix);
 }

@@ -3,31 +3,39 @@ import type { ListTasksInput } from '../api/schemas/task';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { externalIdNumber } from './locate';
-import { taskSelect, toTask } from './shape';
+import { loadTasks } from './load';
+import { toTask } from './shape';
 
 /**
  * Top-level tasks of a project, filtered, sorted and paginated, in three
  * statements whatever the page size (with the key lookup). One statement holds
  * the total and the page's ids as two subqueries, so each keeps its own plan (the
- * count may use the trigram index, the page the list index in order); the next
+ * count may use the trigram index, the page the list index in order), and the
+ * size of the page's descriptions, read from the row without its text; the next
  * loads those tasks with their relations, built only for the page, never for the
- * rows the OFFSET skips.
+ * rows the OFFSET skips. A page of long descriptions first waits for room in the
+ * response memory budget (`reserveMemory`).
  */
-export async function listTasks(db: Db, project: ProjectRef, input: ListTasksInput) {
+export async function listTasks(db: Db, project: ProjectRef, input: ListTasksInput, reserveMemory: (bytes: number) => Promise<void>) {
   const filter = listFilter(project, input);
-  const [found] = await db.$queryRaw<{ total: bigint; ids: string[] }[]>`
-    SELECT
-      (SELECT count(*) FROM task t WHERE ${filter}) AS total,
-      ARRAY(
-        SELECT t.id::text FROM task t WHERE ${filter}
-        ORDER BY ${listOrder(input)}
-        LIMIT ${input.limit} OFFSET ${(input.page - 1) * input.limit}
-      ) AS ids`;
+  // OFFSET 0 keeps the inner query whole: flattened, its ARRAY would be computed twice.
+  const [found] = await db.$queryRaw<{ total: bigint; ids: string[]; bytes: bigint }[]>`
+    SELECT page.total, page.ids::text[] AS ids,
+      (SELECT coalesce(sum(octet_length(d.description)), 0) FROM task d WHERE d.id = ANY(page.ids)) AS bytes
+    FROM (
+      SELECT
+        (SELECT count(*) FROM task t WHERE ${filter}) AS total,
+        ARRAY(
+          SELECT t.id FROM task t WHERE ${filter}
+          ORDER BY ${listOrder(input)}
+          LIMIT ${input.limit} OFFSET ${(input.page - 1) * input.limit}
+        ) AS ids
+      OFFSET 0
+    ) page`;
   const total = Number(found?.total ?? 0);
   const ids = found?.ids ?? [];
-  const rows = ids.length ? await db.task.findMany({ where: { id: { in: ids } }, select: taskSelect }) : [];
-  const position = new Map(ids.map((id, index) => [id, index]));
-  rows.sort((a, b) => position.get(a.id)! - position.get(b.id)!);
+  await reserveMemory(Number(found?.bytes ?? 0));
+  const rows = await loadTasks(db, ids);
   const totalPages = Math.ceil(total / input.limit);
   return {
     tasks: rows.map((row) => toTask(row, project.keyPrefix)),

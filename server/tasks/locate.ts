@@ -1,18 +1,37 @@
 import { z } from 'zod';
 import type { ProjectRef } from '../api/access';
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
 
 const MAX_INT4 = 2_147_483_647;
+// Built once: a zod schema costs more to build than to run.
+const uuidSchema = z.uuid();
+
+type TaskKey = { id: string } | { number: number };
 
 /**
- * The condition that finds `taskId` in `project`: a UUID, or an external ID
- * matched case-insensitively (`web-12` is `WEB-12`). Null when it can name no
- * task of this project, so the caller answers 404 without a query.
+ * What `taskId` names in `project`: a UUID, or an external ID matched
+ * case-insensitively (`web-12` is `WEB-12`). Null when it can name no task of
+ * this project, so the caller answers 404 without a query.
  */
-export function taskWhere(project: ProjectRef, taskId: string): Prisma.TaskWhereUniqueInput | null {
-  if (z.uuid().safeParse(taskId).success) return { id: taskId.toLowerCase(), projectId: project.id };
+function taskKey(project: ProjectRef, taskId: string): TaskKey | null {
+  if (uuidSchema.safeParse(taskId).success) return { id: taskId.toLowerCase() };
   const number = externalIdNumber(project, taskId);
-  return number === null ? null : { projectId_number: { projectId: project.id, number } };
+  return number === null ? null : { number };
+}
+
+/** The Prisma condition that finds `taskId` in `project`, or null as for taskKey. */
+export function taskWhere(project: ProjectRef, taskId: string): Prisma.TaskWhereUniqueInput | null {
+  const key = taskKey(project, taskId);
+  if (!key) return null;
+  return 'id' in key ? { id: key.id, projectId: project.id } : { projectId_number: { projectId: project.id, number: key.number } };
+}
+
+/** The same condition in SQL, on a task aliased `t`. */
+export function taskCondition(project: ProjectRef, taskId: string): Prisma.Sql | null {
+  const key = taskKey(project, taskId);
+  if (!key) return null;
+  const match = 'id' in key ? Prisma.sql`t.id = ${key.id}::uuid` : Prisma.sql`t.number = ${key.number}`;
+  return Prisma.sql`t.project_id = ${project.id}::uuid AND ${match}`;
 }
 
 /** The task number in an external ID of this project, e.g. 12 for `web-12` in WEB. */

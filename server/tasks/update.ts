@@ -6,7 +6,8 @@ import { isRecordMissing, notFound } from '../errors';
 import { getTask, TASK_NOT_FOUND } from './get';
 import { taskWhere } from './locate';
 import { checkReferences } from './references';
-import { taskSelect, toTask } from './shape';
+import { loadTask } from './load';
+import { toTask } from './shape';
 
 /** Partial update: omitted fields stay, null clears, a list replaces the whole list. */
 export async function updateTask(db: Db, workspaceId: string, project: ProjectRef, input: UpdateTaskInput) {
@@ -42,7 +43,8 @@ export async function updateTask(db: Db, workspaceId: string, project: ProjectRe
       await tx.taskLabel.deleteMany({ where: { taskId: task.id } });
       await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: task.id, labelId })) });
     }
-    return tx.task.findUniqueOrThrow({ where: { id: task.id }, select: taskSelect });
+    return loadTask(tx, task.id);
   });
-  return toTask(row, project.keyPrefix);
+  // Read in the transaction that changed it: the row exists.
+  return toTask(row!, project.keyPrefix);
 }

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { TASK_COLUMNS as PRODUCT_TASK_COLUMNS, type TaskRow } from '../../server/tasks/shape';
 
 /**
  * The statements the product sends for a read, written out for plain pg: the
@@ -36,10 +37,10 @@ export interface TaskFilter {
 /** The key by its hash and, in the same statement, the project the path names. */
 export async function findKey(pool: pg.Pool, keyHash: string, slug: string): Promise<KeyRow | undefined> {
   const { rows } = await pool.query<KeyRow>(
-    `SELECT k.id, k.name, k.workspace_id, k.scopes, k.project_id, k.revoked_at, k.expires_at,
+    `SELECT k.id::text, k.name, k.workspace_id::text, k.scopes, k.project_id::text, k.revoked_at, k.expires_at,
        (SELECT jsonb_build_object('id', p.id, 'slug', p.slug, 'key_prefix', p.key_prefix)
         FROM project p WHERE p.workspace_id = k.workspace_id AND p.slug = $2) AS project
-     FROM api_key k WHERE k.key_hash = $1 LIMIT 1`,
+     FROM api_key k WHERE k.key_hash = $1`,
     [keyHash, slug],
   );
   return rows[0];
@@ -66,34 +67,10 @@ function filterSql(projectId: string, filter: TaskFilter): { where: string; para
   return { where: conditions.join(' AND '), params };
 }
 
-export interface TaskRow {
-  id: string;
-  number: number;
-  title: string;
-  description: string | null;
-  category: string;
-  priority: string;
-  due_date: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  status: { id: string; name: string; color: string | null; category: string } | null;
-  assignees: { id: string; name: string }[];
-  labels: { id: string; name: string; color: string }[];
-  attachments: { id: string; filename: string }[];
-}
+// The product's own columns: the floor sends what the product sends.
+const TASK_COLUMNS = PRODUCT_TASK_COLUMNS.sql;
 
-/** A task with its relations as JSON built by the database, as the product's single statement does. */
-const TASK_COLUMNS = `t.id, t.number, t.title, t.description, t.category::text, t.priority::text, t.due_date, t.created_at, t.updated_at,
-  (SELECT jsonb_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category)
-   FROM status s WHERE s.project_id = t.project_id AND s.id = t.status_id) AS status,
-  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', u.id, 'name', u.name) ORDER BY u.name), '[]')
-   FROM task_assignee ta JOIN "user" u ON u.id = ta.user_id WHERE ta.task_id = t.id) AS assignees,
-  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', l.id, 'name', l.name, 'color', l.color) ORDER BY l.name), '[]')
-   FROM task_label tl JOIN label l ON l.id = tl.label_id WHERE tl.task_id = t.id) AS labels,
-  (SELECT coalesce(jsonb_agg(jsonb_build_object('id', a.id, 'filename', a.filename) ORDER BY a.created_at, a.id), '[]')
-   FROM attachment a WHERE a.task_id = t.id) AS attachments`;
-
-/** The filter's total and one page's ids, as two subqueries of one statement. */
+/** The filter's total and one page's ids, as two subqueries of one statement, with the page's description bytes. */
 export async function pageIds(
   pool: pg.Pool,
   projectId: string,
@@ -102,10 +79,16 @@ export async function pageIds(
   offset: number,
 ): Promise<{ ids: string[]; total: number }> {
   const { where, params } = filterSql(projectId, filter);
+  // The product's statement, page size of the descriptions included (server/tasks/list.ts).
   const { rows } = await pool.query<{ ids: string[]; total: string }>(
-    `SELECT (SELECT count(*) FROM task t WHERE ${where}) AS total,
-       ARRAY(SELECT t.id::text FROM task t WHERE ${where}
-             ORDER BY t.created_at DESC, t.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}) AS ids`,
+    `SELECT page.total, page.ids::text[] AS ids,
+       (SELECT coalesce(sum(octet_length(d.description)), 0) FROM task d WHERE d.id = ANY(page.ids)) AS bytes
+     FROM (
+       SELECT (SELECT count(*) FROM task t WHERE ${where}) AS total,
+         ARRAY(SELECT t.id FROM task t WHERE ${where}
+               ORDER BY t.created_at DESC, t.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}) AS ids
+       OFFSET 0
+     ) page`,
     [...params, limit, offset],
   );
   return { ids: rows[0]!.ids, total: Number(rows[0]!.total) };
@@ -113,7 +96,7 @@ export async function pageIds(
 
 export async function tasksByIds(pool: pg.Pool, ids: string[]): Promise<TaskRow[]> {
   const { rows } = await pool.query<TaskRow>(
-    `SELECT ${TASK_COLUMNS} FROM task t WHERE t.id = ANY($1::uuid[]) ORDER BY t.created_at DESC, t.id DESC`,
+    `SELECT ${TASK_COLUMNS} FROM unnest($1::uuid[]) WITH ORDINALITY AS page(id, position) JOIN task t ON t.id = page.id ORDER BY page.position`,
     [ids],
   );
   return rows;

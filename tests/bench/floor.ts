@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
-import { findKey, pageIds, taskById, taskByNumber, tasksByIds, type ProjectRow, type TaskFilter, type TaskRow } from './floor-queries';
+import { findKey, pageIds, taskById, taskByNumber, tasksByIds, type ProjectRow, type TaskFilter } from './floor-queries';
+import { toTask } from '../../server/tasks/shape';
 
 /**
  * The floor: the two read endpoints the benchmark drives (list and get), served
@@ -79,7 +80,7 @@ async function listTasks(project: ProjectRow, query: URLSearchParams) {
   const { ids, total } = await pageIds(pool, project.id, filter, limit, (page - 1) * limit);
   const rows = ids.length ? await tasksByIds(pool, ids) : [];
   const totalPages = Math.ceil(total / limit);
-  return { tasks: rows.map((row) => toTask(project, row)), meta: { total, page, limit, totalPages, hasMore: page < totalPages } };
+  return { tasks: rows.map((row) => toTask(row, project.key_prefix)), meta: { total, page, limit, totalPages, hasMore: page < totalPages } };
 }
 
 async function getTask(project: ProjectRow, taskId: string) {
@@ -90,28 +91,10 @@ async function getTask(project: ProjectRow, taskId: string) {
       ? []
       : await taskByNumber(pool, project.id, number);
   if (rows.length === 0) throw new HttpError(404, 'Task not found');
-  return toTask(project, rows[0]!);
+  return toTask(rows[0]!, project.key_prefix);
 }
 
 function externalIdNumber(project: ProjectRow, text: string): number | undefined {
   const match = /^\s*([A-Za-z][A-Za-z0-9]*)-(\d{1,9})\s*$/.exec(text);
   return match && match[1]!.toUpperCase() === project.key_prefix ? Number(match[2]) : undefined;
-}
-
-function toTask(project: ProjectRow, row: TaskRow) {
-  return {
-    id: row.id,
-    externalId: `${project.key_prefix}-${row.number}`,
-    title: row.title,
-    description: row.description,
-    category: row.category,
-    status: row.status,
-    priority: row.priority,
-    dueDate: row.due_date?.toISOString() ?? null,
-    assignees: row.assignees,
-    labels: row.labels,
-    attachments: row.attachments,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  };
 }

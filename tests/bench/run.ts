@@ -11,7 +11,8 @@ import { startStatementCounter } from './pg-counter';
 import { checkAims, resultsTable, toMarkdown, type BenchReport, type LimiterStore, type Measurement, type QueryCount } from './report';
 import { pageSizeProbes, scenarios, type Scenario } from './scenarios';
 import { seedBench, type BenchFixture } from './seed';
-import { buildApp, freePort, startNext, startProcess, type RunningServer } from './server';
+import { freePort } from '../support/ports';
+import { buildApp, startProductionServer, startProcess, type RunningServer } from './server';
 
 /**
  * `npm run bench`: seeds a fresh database, builds and starts the production
@@ -77,7 +78,7 @@ async function measure(url: string, scenario: Scenario, apiKey: string, connecti
 async function countAll(databaseUrl: string, dataDir: string, fixture: BenchFixture, selected: Scenario[]): Promise<QueryCount[]> {
   const counter = await startStatementCounter(databaseUrl);
   cleanups.push(() => counter.close());
-  const server = await startNext(root, await freePort(), serverEnv(counter.url, dataDir, null));
+  const server = await startProductionServer(root, await freePort(), serverEnv(counter.url, dataDir, null));
   const floor = await startFloor(counter.url);
   const counts: QueryCount[] = [];
   try {
@@ -149,7 +150,7 @@ async function main(): Promise<void> {
   // The Redis run repeats the scenarios at the highest concurrency only: it measures the limiter's store, not the app again.
   if (options.redisUrl) runs.push(['redis', options.redisUrl, [Math.max(...options.connections)]]);
   for (const [limiter, redisUrl, connections] of runs) {
-    const server = await startNext(root, await freePort(), serverEnv(database.url, dataDir, redisUrl));
+    const server = await startProductionServer(root, await freePort(), serverEnv(database.url, dataDir, redisUrl));
     try {
       measurements.push(...(await loadRun(limiter, server, floor, fixture, selected, connections, floorResults)));
       const { rss, peakRss } = server.memory();

@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
-import { PRODUCTION_NODE_OPTIONS } from '../../server/launch/next-process';
+import { PRODUCTION_NODE_OPTIONS, productionServerArgs } from '../../server/launch/server-process';
 
 export interface RunningServer {
   url: string;
@@ -26,16 +25,8 @@ export async function buildApp(root: string): Promise<void> {
   if (code !== 0) throw new Error(`next build exited with ${code}`);
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
 /**
- * Starts a server process (`next start`, or the floor) and waits until `readyPath`
+ * Starts a server process (the production server, or the floor) and waits until `readyPath`
  * answers. Its output is kept and shown only if it fails to come up or dies.
  */
 export async function startProcess(options: {
@@ -89,10 +80,10 @@ export async function startProcess(options: {
   };
 }
 
-/** The production server as `next start` runs it, configured only through its environment. */
-export function startNext(root: string, port: number, env: Record<string, string>): Promise<RunningServer> {
+/** The production server as `npm start` runs it, configured only through its environment. */
+export function startProductionServer(root: string, port: number, env: Record<string, string>): Promise<RunningServer> {
   return startProcess({
-    args: [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+    args: productionServerArgs(port, '127.0.0.1'),
     cwd: root,
     // As `npm start` runs it.
     env: { NODE_ENV: 'production', NODE_OPTIONS: PRODUCTION_NODE_OPTIONS, ...env },

@@ -6,21 +6,21 @@ import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
 import { launchBrowser, type Browser } from './browser';
-import { ensureBuild, startNextApp, type NextApp } from './next-app';
+import { ensureBuild, startAppServer, type AppServer } from './app-server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const artifacts = path.join(root, 'test-artifacts');
 // Committed for the README; rewritten only on request, so test runs leave the tree clean.
 const readmeScreenshot = path.join(import.meta.dirname, 'screenshots', 'api-keys.png');
 
-let app: NextApp;
+let app: AppServer;
 let browser: Browser;
 let fx: WorkspaceFixture;
 
 beforeAll(async () => {
   await ensureBuild();
   fx = await createWorkspaceFixture();
-  app = await startNextApp(process.env.DATABASE_URL!);
+  app = await startAppServer(process.env.DATABASE_URL!);
   browser = await launchBrowser(app.baseUrl);
   await fs.mkdir(artifacts, { recursive: true });
 }, 600_000);

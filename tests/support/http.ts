@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { sendWebResponse, toWebRequest } from '../../server/http/node-bridge';
 import * as openApiRoute from '../../app/v1/public/openapi.json/route';
 import * as publicRoute from '../../app/v1/public/[...path]/route';
 import * as storageRoute from '../../app/storage/[key]/route';
@@ -37,32 +37,12 @@ export async function startTestServer(): Promise<TestServer> {
         outgoing.writeHead(404).end();
         return;
       }
-      const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(incoming.headers)) {
-        if (typeof value === 'string') headers.set(name, value);
-        else if (Array.isArray(value)) for (const v of value) headers.append(name, v);
-      }
-      if (!headers.has('x-forwarded-for')) headers.set('x-forwarded-for', incoming.socket.remoteAddress ?? '127.0.0.1');
-      const request = new Request(`http://${incoming.headers.host}${incoming.url}`, {
-        method: incoming.method,
-        headers,
-        body: hasBody ? (Readable.toWeb(incoming) as ReadableStream) : undefined,
-        duplex: 'half',
-      } as RequestInit);
-      const response = await handler(request);
-      // Several cookies cannot share one header line: pass them as a list.
-      const responseHeaders: Record<string, string | string[]> = Object.fromEntries(response.headers);
-      const cookies = response.headers.getSetCookie();
-      if (cookies.length > 0) responseHeaders['set-cookie'] = cookies;
-      outgoing.writeHead(response.status, responseHeaders);
-      if (response.body) {
-        for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) outgoing.write(chunk);
-      }
-      outgoing.end();
+      // The production server's own bridge between node:http and the handlers.
+      await sendWebResponse(await handler(toWebRequest(incoming)), incoming, outgoing);
     } catch (error) {
       console.error(error);
-      outgoing.writeHead(599).end();
+      if (!outgoing.headersSent) outgoing.writeHead(599);
+      outgoing.end();
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

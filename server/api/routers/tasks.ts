@@ -1,4 +1,5 @@
 import { db } from '../../db/client';
+import { reserveAnswerMemory } from '../../http/answer-memory';
 import { createTask } from '../../tasks/create';
 import { deleteTask } from '../../tasks/delete';
 import { getTask } from '../../tasks/get';
@@ -24,7 +25,7 @@ export const tasksRouter = router({
     )
     .input(listTasksInput)
     .output(taskListSchema)
-    .query(({ ctx, input }) => listTasks(db(), ctx.project, input)),
+    .query(({ ctx, input }) => listTasks(db(), ctx.project, input, (bytes) => reserveAnswerMemory(ctx.state, bytes))),
 
   get: projectProcedure('task:read')
     .meta(operation('GET', '/{projectSlug}/tasks/{taskId}', { summary: 'Get a task', tag: 'Tasks', errors: taskNotFound }))

@@ -30,9 +30,9 @@ export const taskSchema = z
     status: taskStatusInlineSchema.nullable(),
     priority: prioritySchema,
     dueDate: dateTime().nullable(),
-    assignees: z.array(assigneeSchema),
-    labels: z.array(labelSchema),
-    attachments: z.array(attachmentRefSchema),
+    assignees: z.array(assigneeSchema).meta({ description: 'By name, then id' }),
+    labels: z.array(labelSchema).meta({ description: 'By name, then id' }),
+    attachments: z.array(attachmentRefSchema).meta({ description: 'Oldest first' }),
     createdAt: dateTime(),
     updatedAt: dateTime(),
   })

@@ -1,14 +1,16 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from '../support/ports';
+import { productionServerArgs } from '../../server/launch/server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 const SOURCES = ['app', 'server', 'next.config.mjs', 'package.json', 'tsconfig.json'];
+const STALE_LOCK_MS = 10 * 60_000;
 
 async function newestChange(entry: string): Promise<number> {
   const stat = await fs.stat(entry);
@@ -19,12 +21,34 @@ async function newestChange(entry: string): Promise<number> {
 
 /**
  * CI builds before it tests; locally the build is reused unless a source file
- * changed after it, so the suite pays for `next build` only when it must.
+ * changed after it, so the suite pays for `next build` only when it must. Test
+ * files run side by side: a lock keeps them from building into .next at once.
  */
 export async function ensureBuild(): Promise<void> {
+  const lock = path.join(root, '.next-build-lock');
+  for (;;) {
+    if (await isBuildFresh()) return;
+    const taken = await fs.mkdir(lock).then(() => true, () => false);
+    if (taken) break;
+    // A lock older than any build is left by a run that was killed.
+    const age = await fs.stat(lock).then((stat) => Date.now() - stat.mtimeMs, () => 0);
+    if (age > STALE_LOCK_MS) await fs.rm(lock, { recursive: true, force: true });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  try {
+    if (!(await isBuildFresh())) await build();
+  } finally {
+    await fs.rm(lock, { recursive: true, force: true });
+  }
+}
+
+async function isBuildFresh(): Promise<boolean> {
   const built = await fs.stat(path.join(root, '.next', 'BUILD_ID')).then((stat) => stat.mtimeMs, () => 0);
   const changed = Math.max(...(await Promise.all(SOURCES.map((entry) => newestChange(path.join(root, entry))))));
-  if (built > changed) return;
+  return built > changed;
+}
+
+async function build(): Promise<void> {
   try {
     await promisify(execFile)(process.execPath, [nextBin, 'build'], {
       cwd: root,
@@ -37,25 +61,17 @@ export async function ensureBuild(): Promise<void> {
   }
 }
 
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-export interface NextApp {
+export interface AppServer {
   baseUrl: string;
   stop(): Promise<void>;
 }
 
-/** `next start` on a free loopback port, on the given database, as a child process. */
-export async function startNextApp(databaseUrl: string): Promise<NextApp> {
+/** The production server (`npm start`'s) on a free loopback port, on the given database, as a child process. */
+export async function startAppServer(databaseUrl: string): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'], {
+  const child: ChildProcess = spawn(process.execPath, productionServerArgs(port, '127.0.0.1'), {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
@@ -88,5 +104,5 @@ export async function startNextApp(databaseUrl: string): Promise<NextApp> {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();
-  throw new Error(`next start did not come up on ${baseUrl}:\n${output}`);
+  throw new Error(`The production server did not come up on ${baseUrl}:\n${output}`);
 }

@@ -1,0 +1,49 @@
+import { spawn } from 'node:child_process';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+
+const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+const root = path.resolve(import.meta.dirname, '../..');
+
+/**
+ * V8 sizes its heap by the machine's memory and, under load, let the server grow
+ * past 500 MB with about 70 MB live. A cap makes it collect sooner instead; large
+ * list pages stay within it through the answer budget (server/http/answer-memory.ts).
+ */
+export const PRODUCTION_NODE_OPTIONS = '--max-old-space-size=192';
+
+/** The command line of the production server (server/launch/production-server.ts), run in the repository's folder. */
+export function productionServerArgs(port: number, hostname?: string): string[] {
+  const args = ['--import', 'tsx', path.join(root, 'server/launch/production-server.ts'), '--port', String(port)];
+  return hostname ? [...args, '--hostname', hostname] : args;
+}
+
+/**
+ * Runs the web server as a child, `next dev` or the production server, with the
+ * given extra environment, and resolves with its exit code. Ctrl-C reaches the
+ * child through the terminal's process group; a plain SIGTERM to this process is
+ * passed on.
+ */
+export function runServer(mode: 'dev' | 'start', port: number, extraEnv: Record<string, string>): Promise<number> {
+  const args = mode === 'dev' ? [nextBin, 'dev', '--port', String(port)] : productionServerArgs(port);
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      NEXT_TELEMETRY_DISABLED: '1',
+      ...(mode === 'start' && { NODE_ENV: 'production', NODE_OPTIONS: process.env.NODE_OPTIONS ?? PRODUCTION_NODE_OPTIONS }),
+      ...extraEnv,
+    },
+  });
+  const forward = (signal: NodeJS.Signals) => child.kill(signal);
+  process.on('SIGTERM', forward);
+  process.on('SIGINT', forward);
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      process.off('SIGTERM', forward);
+      process.off('SIGINT', forward);
+      resolve(code ?? (signal ? 0 : 1));
+    });
+  });
+}

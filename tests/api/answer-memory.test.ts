@@ -1,0 +1,86 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { listTasksInput } from '../../server/api/schemas/task';
+import { db } from '../../server/db/client';
+import { createMemoryBudget } from '../../server/http/answer-memory';
+import { listTasks } from '../../server/tasks/list';
+import { useApi } from '../support/api';
+
+const api = useApi();
+// The longest description the contract allows, in 4-byte characters: 400 KB of UTF-8 each.
+const LONGEST = '😀'.repeat(100_000);
+
+describe('pages of long descriptions', () => {
+  beforeAll(async () => {
+    for (let i = 1; i <= 3; i++) expect((await api.client.post('/web/tasks', { title: `Long ${i}`, description: LONGEST })).status).toBe(201);
+  });
+
+  it('reserve the UTF-8 size of their descriptions before the tasks are read', async () => {
+    const reserved: number[] = [];
+    await listTasks(db(), api.fixture.projects.web, listTasksInput.parse({ projectSlug: 'web' }), async (bytes) => {
+      reserved.push(bytes);
+    });
+    expect(reserved).toEqual([3 * 400_000]);
+  });
+
+  it('are answered in full, many times and several at once, each giving its memory back', async () => {
+    // 30 answers of 1.2 MB hold more than the whole budget: any not given back would stall the rest.
+    for (let wave = 0; wave < 5; wave++) {
+      const responses = await Promise.all(Array.from({ length: 6 }, () => api.client.get('/web/tasks')));
+      for (const response of responses) {
+        expect(response.status).toBe(200);
+        expect(response.body.tasks.map((task: { description: string }) => task.description === LONGEST)).toEqual([true, true, true]);
+      }
+    }
+  }, 60_000);
+});
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe('the answer memory budget', () => {
+  it('grants at once what fits', async () => {
+    const budget = createMemoryBudget(100);
+    await budget.reserve(60);
+    await budget.reserve(40);
+    expect(budget.held).toBe(100);
+  });
+
+  it('makes a reservation that does not fit wait until enough is given back', async () => {
+    const budget = createMemoryBudget(100);
+    const release = await budget.reserve(70);
+    let granted = false;
+    const waiting = budget.reserve(50).then(() => (granted = true));
+    await settle();
+    expect(granted).toBe(false);
+    release();
+    await waiting;
+    expect(budget.held).toBe(50);
+  });
+
+  it('grants a reservation larger than the whole budget when nothing else is held', async () => {
+    const budget = createMemoryBudget(100);
+    await budget.reserve(250);
+    expect(budget.held).toBe(250);
+  });
+
+  it('serves in order: a small reservation that would fit waits behind a large one', async () => {
+    const budget = createMemoryBudget(100);
+    const release = await budget.reserve(90);
+    let smallGranted = false;
+    const large = budget.reserve(80);
+    const small = budget.reserve(5).then(() => (smallGranted = true));
+    await settle();
+    expect(smallGranted).toBe(false);
+    release();
+    await Promise.all([large, small]);
+    expect(budget.held).toBe(85);
+  });
+
+  it('counts a release once however often it is called', async () => {
+    const budget = createMemoryBudget(100);
+    const release = await budget.reserve(30);
+    await budget.reserve(20);
+    release();
+    release();
+    expect(budget.held).toBe(20);
+  });
+});
