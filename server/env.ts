@@ -37,6 +37,16 @@ const positiveInt = (fallback: number) =>
       .transform((n) => n ?? fallback),
   );
 
+const wholeNumber = (fallback: number) =>
+  optionalString.pipe(
+    z
+      .string()
+      .regex(/^\d+$/, 'must be a whole number, 0 or more')
+      .transform(Number)
+      .optional()
+      .transform((n) => n ?? fallback),
+  );
+
 const schema = z
   .object({
     DATABASE_URL: url(['postgres:', 'postgresql:']),
@@ -57,6 +67,7 @@ const schema = z
     VERCEL: optionalString,
     VERCEL_URL: optionalString,
     PORT: positiveInt(3000),
+    TRUSTED_PROXY_COUNT: wholeNumber(0),
   })
   .superRefine((value, ctx) => {
     const pairs = [['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']] as const;
@@ -91,6 +102,8 @@ export interface Env {
   /** Null when none is configured: the caller keeps a generated one in the data folder. */
   appSecret: string | null;
   port: number;
+  /** Reverse proxies in front of `npm start` whose X-Forwarded-For entries are believed. */
+  trustedProxyCount: number;
 }
 
 export class ConfigError extends Error {
@@ -127,6 +140,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     appUrl: (v.APP_URL ?? (v.VERCEL_URL ? `https://${v.VERCEL_URL}` : `http://localhost:${v.PORT}`)).replace(/\/+$/, ''),
     appSecret: v.APP_SECRET ?? null,
     port: v.PORT,
+    trustedProxyCount: v.TRUSTED_PROXY_COUNT,
   };
 }
 

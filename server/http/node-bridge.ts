@@ -9,16 +9,22 @@ const gzipAsync = promisify(gzip);
 const COMPRESS_MIN_BYTES = 1024;
 
 /**
- * A Node request as the web Request a route handler takes. As Next.js does, the
- * socket's address stands in for X-Forwarded-For when no proxy set it. No
- * handler stops its work when a client leaves, so no abort signal is wired to the
- * socket: on Node 20 creating one is a measurable part of a short request.
+ * A Node request as the web Request a route handler takes. No handler stops its
+ * work when a client leaves, so no abort signal is wired to the socket: on Node 20
+ * creating one is a measurable part of a short request.
+ *
+ * X-Forwarded-For leaves here holding one address, the client's as far as it can
+ * be known (see forwardedClient); X-Real-IP, which any client can write, is dropped
+ * so that nothing downstream takes it instead.
  */
-export function toWebRequest(incoming: IncomingMessage): Request {
+export function toWebRequest(incoming: IncomingMessage, trustedProxies: number): Request {
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  if (!headers.has('x-forwarded-for') && incoming.socket.remoteAddress) headers.set('x-forwarded-for', incoming.socket.remoteAddress);
+  const client = forwardedClient(headers.get('x-forwarded-for'), incoming.socket.remoteAddress, trustedProxies);
+  headers.delete('x-real-ip');
+  if (client) headers.set('x-forwarded-for', client);
+  else headers.delete('x-forwarded-for');
 
   const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
   return new Request(requestUrl(incoming), {
@@ -27,6 +33,21 @@ export function toWebRequest(incoming: IncomingMessage): Request {
     body: hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined,
     duplex: 'half',
   } as RequestInit);
+}
+
+/**
+ * The client's address behind `trustedProxies` reverse proxies. Each proxy appends
+ * the address it was connected from to X-Forwarded-For, and the socket's peer is
+ * the last of them; counting that many hops back from the peer reaches the address
+ * the outermost trusted proxy saw. Anything further left was written by the client
+ * and would let it pick a fresh address for every request. Undefined when the
+ * socket is already gone.
+ */
+export function forwardedClient(forwardedFor: string | null, peer: string | undefined, trustedProxies: number): string | undefined {
+  if (!peer) return undefined;
+  const chain = forwardedFor ? forwardedFor.split(',').map((entry) => entry.trim()).filter(Boolean) : [];
+  chain.push(peer);
+  return chain[Math.max(0, chain.length - 1 - trustedProxies)];
 }
 
 function requestUrl(incoming: IncomingMessage): URL {

@@ -92,8 +92,11 @@ function withoutPrototypeNames(params: URLSearchParams): URLSearchParams {
   return copy;
 }
 
-/** The client's address as the nearest proxy saw it (Vercel and most proxies set X-Forwarded-For). */
+/**
+ * The client's address, first in X-Forwarded-For: Vercel writes that header itself,
+ * replacing any the client sent, and under `npm start` the node:http bridge leaves
+ * the one address it could vouch for there (node-bridge.ts, forwardedClient).
+ */
 export function clientAddress(headers: Headers): string {
-  const forwarded = headers.get('x-forwarded-for')?.split(',')[0]?.trim();
-  return forwarded || headers.get('x-real-ip')?.trim() || 'unknown';
+  return headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
 }

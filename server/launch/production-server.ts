@@ -3,6 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import next from 'next';
 import { disconnectDb } from '../db/client';
+import { env } from '../env';
 import { INTERNAL_ERROR } from '../http/errors';
 import { sendWebResponse, toWebRequest } from '../http/node-bridge';
 import { handlePublicRequest, isPublicApiPath } from '../http/public-api';
@@ -22,6 +23,7 @@ const port = Number(values.port ?? 3000);
 const hostname = values.hostname;
 const root = path.resolve(import.meta.dirname, '../..');
 const SHUTDOWN_GRACE_MS = 10_000;
+const trustedProxies = env().trustedProxyCount;
 
 const app = next({ dev: false, dir: root, hostname, port });
 const handleNext = app.getRequestHandler();
@@ -42,7 +44,7 @@ const server = http.createServer((incoming, outgoing) => {
 async function answerPublicApi(incoming: http.IncomingMessage, outgoing: http.ServerResponse): Promise<void> {
   let request: Request;
   try {
-    request = toWebRequest(incoming);
+    request = toWebRequest(incoming, trustedProxies);
   } catch {
     // Node's parser let through a header the Fetch API refuses.
     outgoing.writeHead(400, { 'content-type': 'application/json', connection: 'close' });

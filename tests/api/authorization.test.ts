@@ -30,7 +30,7 @@ const runOctet = randomBytes(1)[0]!;
 let addressCount = 0;
 function nextAddress(): string {
   addressCount += 1;
-  return `198.18.${runOctet}.${addressCount}, 10.0.0.1`;
+  return `198.18.${runOctet}.${addressCount}`;
 }
 
 interface Target {

@@ -9,6 +9,7 @@ import { settleStorage } from '../../server/storage/storage';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
+import { awayFromWindowEdge } from '../support/limit-window';
 
 // Read by env() on first use, which comes after these lines: a small limit, kept in memory.
 process.env.RATE_LIMIT_PER_MINUTE = '5';
@@ -36,18 +37,8 @@ afterAll(async () => {
   fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
-/**
- * The limit is a sliding window over fixed one-minute windows: a test that
- * crosses a minute boundary would see the previous minute's requests weighted
- * in. Start each test well inside a minute.
- */
-async function awayFromWindowEdge() {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
-}
-
-/** The limiter keys on the first X-Forwarded-For entry (the client): unique per call, proxies after it. */
-const uniqueAddress = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}, 203.0.113.10`;
+/** A client address unique per call, as the proxy in front (the test server trusts one) reports it. */
+const uniqueAddress = () => `2001:db8::${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
 
 function rateLimitHeaders(headers: Headers) {
   return {

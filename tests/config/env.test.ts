@@ -86,4 +86,10 @@ describe('configuration', () => {
   it('refuses a rate limit of zero', () => {
     expect(problems({ RATE_LIMIT_PER_MINUTE: '0' })).toEqual(['RATE_LIMIT_PER_MINUTE must be a positive whole number']);
   });
+
+  it('trusts no proxy unless TRUSTED_PROXY_COUNT says how many stand in front', () => {
+    expect(parseEnv({}).trustedProxyCount).toBe(0);
+    expect(parseEnv({ TRUSTED_PROXY_COUNT: '2' }).trustedProxyCount).toBe(2);
+    expect(problems({ TRUSTED_PROXY_COUNT: 'nginx' })).toEqual(['TRUSTED_PROXY_COUNT must be a whole number, 0 or more']);
+  });
 });

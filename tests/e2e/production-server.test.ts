@@ -3,6 +3,8 @@ import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { awayFromWindowEdge } from '../support/limit-window';
+import { badKeyRequest, loopbackAddress, statusesOf } from '../support/loopback-client';
 import { ensureBuild, startAppServer, type AppServer } from './app-server';
 
 let app: AppServer;
@@ -77,5 +79,14 @@ describe('the production server (npm start)', () => {
     expect(response.headers['content-encoding']).toBeUndefined();
     expect(Number(response.headers['content-length'])).toBe(response.body.length);
     expect(JSON.parse(response.body.toString()).tasks).toHaveLength(5);
+  });
+
+  it('limits bad keys by the socket address: an X-Forwarded-For written by the client is not believed', async () => {
+    await awayFromWindowEdge();
+    const socket = loopbackAddress();
+
+    const seen = await statusesOf(31, (i) => badKeyRequest(app.baseUrl, socket, `203.0.113.${i + 1}`));
+
+    expect(seen).toEqual([...Array(30).fill(401), 429]);
   });
 });

@@ -6,6 +6,7 @@ import { Redis as UpstashRedis } from '@upstash/redis';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createLimiter, WINDOW_MS, type Limiter } from '../../server/ratelimit/limiter';
+import { awayFromWindowEdge } from '../support/limit-window';
 import { startUpstashBridge, type UpstashBridge } from '../support/upstash-bridge';
 
 /**
@@ -34,11 +35,6 @@ async function firstAnswering(urls: string[]): Promise<string | undefined> {
     }
   }
   return undefined;
-}
-
-async function awayFromWindowEdge() {
-  const left = WINDOW_MS - (Date.now() % WINDOW_MS);
-  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 100));
 }
 
 const windowEnd = (now: number) => (Math.floor(now / WINDOW_MS) + 1) * WINDOW_MS;

@@ -25,9 +25,12 @@ export interface TestServer {
 
 /**
  * Serves the app's route handlers over real HTTP on a loopback port, so tests
- * exercise sockets, headers and streaming bodies as a client sees them.
+ * exercise sockets, headers and streaming bodies as a client sees them. The test
+ * client stands as one trusted proxy (`trustedProxies`), so a test names the client
+ * address it plays in X-Forwarded-For.
  */
-export async function startTestServer(): Promise<TestServer> {
+export async function startTestServer(options: { trustedProxies?: number } = {}): Promise<TestServer> {
+  const trustedProxies = options.trustedProxies ?? 1;
   const server = http.createServer(async (incoming, outgoing) => {
     try {
       const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
@@ -38,7 +41,7 @@ export async function startTestServer(): Promise<TestServer> {
         return;
       }
       // The production server's own bridge between node:http and the handlers.
-      await sendWebResponse(await handler(toWebRequest(incoming)), incoming, outgoing);
+      await sendWebResponse(await handler(toWebRequest(incoming, trustedProxies)), incoming, outgoing);
     } catch (error) {
       console.error(error);
       if (!outgoing.headersSent) outgoing.writeHead(599);

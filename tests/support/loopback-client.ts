@@ -1,0 +1,25 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+
+/** A loopback address of its own: all of 127.0.0.0/8 reaches this machine, so a socket from it is a new client. */
+export const loopbackAddress = () => `127.${[...randomBytes(3)].map((byte) => (byte % 250) + 1).join('.')}`;
+
+/** A GET of /web/statuses with a fresh bad key, from `localAddress` on a connection of its own, naming `forwardedFor` as the client if given. */
+export function badKeyRequest(baseUrl: string, localAddress: string, forwardedFor?: string): Promise<number> {
+  const headers: Record<string, string> = { authorization: `Bearer tk_${randomBytes(20).toString('hex')}` };
+  if (forwardedFor) headers['x-forwarded-for'] = forwardedFor;
+  return new Promise((resolve, reject) => {
+    const request = http.get(`${baseUrl}/v1/public/web/statuses`, { localAddress, headers, agent: false }, (response) => {
+      response.resume();
+      response.on('end', () => resolve(response.statusCode!));
+    });
+    request.on('error', reject);
+  });
+}
+
+/** The statuses of `count` requests sent one after another. */
+export async function statusesOf(count: number, send: (i: number) => Promise<number>): Promise<number[]> {
+  const seen = [];
+  for (let i = 0; i < count; i++) seen.push(await send(i));
+  return seen;
+}
