@@ -66,6 +66,8 @@ const schema = z
     }),
     VERCEL: optionalString,
     VERCEL_URL: optionalString,
+    VERCEL_BRANCH_URL: optionalString,
+    VERCEL_PROJECT_PRODUCTION_URL: optionalString,
     PORT: positiveInt(3000),
     TRUSTED_PROXY_COUNT: wholeNumber(0),
   })
@@ -99,6 +101,8 @@ export interface Env {
   storage: StorageChoice;
   dataDir: string;
   appUrl: string;
+  /** Every origin the pages are served at, from which a state-changing request is accepted. */
+  appOrigins: string[];
   /** Null when none is configured: the caller keeps a generated one in the data folder. */
   appSecret: string | null;
   port: number;
@@ -119,6 +123,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     throw new ConfigError(result.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`));
   }
   const v = result.data;
+  // Preview deployments have no fixed URL of their own: Vercel names it in VERCEL_URL.
+  const appUrl = (v.APP_URL ?? (v.VERCEL_URL ? `https://${v.VERCEL_URL}` : `http://localhost:${v.PORT}`)).replace(/\/+$/, '');
   // A runtime location, not a file of the app: keep the bundler from tracing it.
   const dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), v.DATA_DIR ?? '.data');
   return {
@@ -136,12 +142,30 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
       ? { kind: 'vercel-blob', token: v.BLOB_READ_WRITE_TOKEN }
       : { kind: 'local', dir: path.join(dataDir, 'files') },
     dataDir,
-    // Preview deployments have no fixed URL of their own: Vercel names it in VERCEL_URL.
-    appUrl: (v.APP_URL ?? (v.VERCEL_URL ? `https://${v.VERCEL_URL}` : `http://localhost:${v.PORT}`)).replace(/\/+$/, ''),
+    appUrl,
+    appOrigins: appOrigins(appUrl, [v.VERCEL_URL, v.VERCEL_BRANCH_URL, v.VERCEL_PROJECT_PRODUCTION_URL]),
     appSecret: v.APP_SECRET ?? null,
     port: v.PORT,
     trustedProxyCount: v.TRUSTED_PROXY_COUNT,
   };
+}
+
+/**
+ * APP_URL's origin and, on Vercel, every host the same deployment answers at: its
+ * own URL, its branch alias (where a preview is usually opened) and the
+ * production domain. Vercel sets those variables; other hosts set none.
+ */
+function appOrigins(appUrl: string, vercelHosts: (string | undefined)[]): string[] {
+  const origins = new Set([new URL(appUrl).origin]);
+  for (const host of vercelHosts) {
+    if (!host) continue;
+    try {
+      origins.add(new URL(`https://${host}`).origin);
+    } catch {
+      // Not a host name: no page is served there.
+    }
+  }
+  return [...origins];
 }
 
 let cached: Env | undefined;

@@ -16,9 +16,11 @@ export function needsSecureCookies(appUrl: string): boolean {
 }
 
 function createAuth() {
-  const { appUrl } = env();
+  const { appUrl, appOrigins } = env();
   return betterAuth({
     baseURL: appUrl,
+    // A preview opened at its branch alias signs in there, not at APP_URL.
+    trustedOrigins: appOrigins,
     basePath: '/api/auth',
     secret: appSecret(),
     database: prismaAdapter(db(), { provider: 'postgresql' }),
@@ -69,7 +71,7 @@ export async function sessionUser(headers: Headers): Promise<SignedInUser | null
  * check lets a request without cookies through, which would allow login CSRF.
  */
 export async function handleAuthRequest(request: Request): Promise<Response> {
-  if (request.method !== 'GET' && request.method !== 'HEAD' && !isSameOrigin(request.headers, env().appUrl)) {
+  if (request.method !== 'GET' && request.method !== 'HEAD' && !isSameOrigin(request.headers, env().appOrigins)) {
     return Response.json({ message: 'Cross-site request refused' }, { status: 403 });
   }
   return auth().handler(request);

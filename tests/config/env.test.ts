@@ -83,6 +83,17 @@ describe('configuration', () => {
     expect(parseEnv({ VERCEL_URL: 'task-api-git-fix.vercel.app' }).appUrl).toBe('https://task-api-git-fix.vercel.app');
   });
 
+  it('accepts pages from APP_URL and from every host Vercel serves the deployment at', () => {
+    expect(parseEnv({ APP_URL: 'http://localhost:3000/' }).appOrigins).toEqual(['http://localhost:3000']);
+    expect(
+      parseEnv({
+        VERCEL_URL: 'task-api-a1b2c3-team.vercel.app',
+        VERCEL_BRANCH_URL: 'task-api-git-fix-team.vercel.app',
+        VERCEL_PROJECT_PRODUCTION_URL: 'tasks.example.com',
+      }).appOrigins,
+    ).toEqual(['https://task-api-a1b2c3-team.vercel.app', 'https://task-api-git-fix-team.vercel.app', 'https://tasks.example.com']);
+  });
+
   it('refuses a rate limit of zero', () => {
     expect(problems({ RATE_LIMIT_PER_MINUTE: '0' })).toEqual(['RATE_LIMIT_PER_MINUTE must be a positive whole number']);
   });

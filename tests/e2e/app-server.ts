@@ -67,7 +67,7 @@ export interface AppServer {
 }
 
 /** The production server (`npm start`'s) on a free loopback port, on the given database, as a child process. */
-export async function startAppServer(databaseUrl: string): Promise<AppServer> {
+export async function startAppServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-e2e-'));
@@ -75,7 +75,7 @@ export async function startAppServer(databaseUrl: string): Promise<AppServer> {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
-      ...process.env,
+      ...withoutTestMarkers(process.env),
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       DATABASE_URL: databaseUrl,
@@ -84,6 +84,7 @@ export async function startAppServer(databaseUrl: string): Promise<AppServer> {
       PORT: String(port),
       DATA_DIR: dataDir,
       RATE_LIMIT_PER_MINUTE: '10000',
+      ...extraEnv,
     },
   });
   let output = '';
@@ -105,4 +106,13 @@ export async function startAppServer(databaseUrl: string): Promise<AppServer> {
   }
   await stop();
   throw new Error(`The production server did not come up on ${baseUrl}:\n${output}`);
+}
+
+/**
+ * The environment without the variables vitest sets for itself: better-auth reads
+ * TEST as "in a test" and turns its origin checks off, which the server that
+ * `npm start` runs never does.
+ */
+function withoutTestMarkers(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(source).filter(([name]) => name !== 'TEST' && !name.startsWith('VITEST')));
 }

@@ -4,8 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { awayFromWindowEdge } from '../support/limit-window';
+import { createPerson, signIn } from '../support/settings';
 import { badKeyRequest, loopbackAddress, statusesOf } from '../support/loopback-client';
 import { ensureBuild, startAppServer, type AppServer } from './app-server';
+
+// Served as a Vercel preview is: pages are also opened at the branch alias.
+const BRANCH_HOST = 'task-api-git-fix-team.vercel.app';
 
 let app: AppServer;
 let fx: WorkspaceFixture;
@@ -15,7 +19,7 @@ beforeAll(async () => {
   await ensureBuild();
   fx = await createWorkspaceFixture();
   key = await fx.key();
-  app = await startAppServer(process.env.DATABASE_URL!);
+  app = await startAppServer(process.env.DATABASE_URL!, { VERCEL_BRANCH_URL: BRANCH_HOST });
   const client = apiClient(app.baseUrl, key);
   for (let i = 1; i <= 5; i++) expect((await client.post('/web/tasks', { title: `Task ${i}`, description: 'x'.repeat(300) })).status).toBe(201);
 }, 600_000);
@@ -88,5 +92,20 @@ describe('the production server (npm start)', () => {
     const seen = await statusesOf(31, (i) => badKeyRequest(app.baseUrl, socket, `203.0.113.${i + 1}`));
 
     expect(seen).toEqual([...Array(30).fill(401), 429]);
+  });
+
+  it("signs in and out on a preview's branch alias, better-auth's own origin check included", async () => {
+    const person = await createPerson(fx.workspace.id, 'admin');
+    const origin = `https://${BRANCH_HOST}`;
+
+    const { status, cookie } = await signIn(app.baseUrl, person.email, person.password, origin);
+    const signOut = await fetch(`${app.baseUrl}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin, cookie },
+      body: '{}',
+    });
+
+    expect(status).toBe(200);
+    expect(signOut.status).toBe(200);
   });
 });

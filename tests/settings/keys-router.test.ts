@@ -4,6 +4,9 @@ import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtur
 import { startTestServer, type TestServer } from '../support/http';
 import { createPerson, settingsClient, signIn } from '../support/settings';
 
+// Where a Vercel preview is mostly opened, beside the deployment URL APP_URL falls back to.
+process.env.VERCEL_BRANCH_URL = 'task-api-git-fix-team.vercel.app';
+
 let server: TestServer;
 let fx: WorkspaceFixture;
 let owner: { cookie: string; name: string };
@@ -90,6 +93,11 @@ describe('settings router: cross-site mutations', () => {
     expect(answer.error.message).toBe('Cross-site request refused');
     const listed = await settingsClient(server.baseUrl, { cookie: owner.cookie }).query('keys.list', { workspace: fx.workspace.slug });
     expect(listed.data.map((key: any) => key.name)).not.toContain('Planted key');
+  });
+
+  it("accepts a mutation from a preview's branch alias (VERCEL_BRANCH_URL)", async () => {
+    const client = settingsClient(server.baseUrl, { cookie: owner.cookie, origin: 'https://task-api-git-fix-team.vercel.app' });
+    expect((await client.mutate('keys.create', { ...validKey(), name: 'From the preview' })).status).toBe(200);
   });
 
   it('refuses a mutation without an Origin header', async () => {

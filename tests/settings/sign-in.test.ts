@@ -4,6 +4,10 @@ import { seedDemo, type DemoLogins } from '../../server/seed/demo';
 import { startTestServer, type TestServer } from '../support/http';
 import { appOrigin, signIn } from '../support/settings';
 
+// A Vercel preview is mostly opened at its branch alias, not at the deployment URL APP_URL falls back to.
+process.env.VERCEL_BRANCH_URL = 'task-api-git-fix-team.vercel.app';
+const BRANCH_ORIGIN = 'https://task-api-git-fix-team.vercel.app';
+
 let server: TestServer;
 let demo: DemoLogins;
 
@@ -39,6 +43,19 @@ describe('sign-in', () => {
     const signOut = await fetch(`${server.baseUrl}/api/auth/sign-out`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', origin: appOrigin(), cookie },
+      body: '{}',
+    });
+    expect(signOut.status).toBe(200);
+    const session = await fetch(`${server.baseUrl}/api/auth/get-session`, { headers: { cookie } });
+    expect(await session.json()).toBeNull();
+  });
+
+  it("signs in and out on a preview's branch alias (VERCEL_BRANCH_URL)", async () => {
+    const { status, cookie } = await signIn(server.baseUrl, demo.adminEmail, demo.adminPassword, BRANCH_ORIGIN);
+    expect(status).toBe(200);
+    const signOut = await fetch(`${server.baseUrl}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', origin: BRANCH_ORIGIN, cookie },
       body: '{}',
     });
     expect(signOut.status).toBe(200);

@@ -15,12 +15,16 @@ describe('session cookies', () => {
 
 describe('origin check', () => {
   const headers = (origin?: string) => new Headers(origin ? { origin } : {});
-  it('accepts the app’s own origin', () => {
-    expect(isSameOrigin(headers('http://localhost:3000'), 'http://localhost:3000/')).toBe(true);
+  const origins = ['http://localhost:3000', 'https://task-api-git-main-team.vercel.app'];
+  it.each(origins)('accepts the app’s own origin %s', (origin) => {
+    expect(isSameOrigin(headers(origin), origins)).toBe(true);
   });
-  it.each([undefined, 'null', 'https://evil.example', 'http://localhost:3001', 'https://localhost:3000'])('refuses origin %s', (origin) => {
-    expect(isSameOrigin(headers(origin), 'http://localhost:3000')).toBe(false);
-  });
+  it.each([undefined, 'null', 'https://evil.example', 'http://localhost:3001', 'https://localhost:3000', 'https://vercel.app'])(
+    'refuses origin %s',
+    (origin) => {
+      expect(isSameOrigin(headers(origin), origins)).toBe(false);
+    },
+  );
 });
 
 describe('key managers', () => {

@@ -22,11 +22,11 @@ export interface SignInResult {
   setCookies: string[];
 }
 
-/** Signs in through better-auth's endpoint, as the sign-in page does. */
-export async function signIn(baseUrl: string, email: string, password: string): Promise<SignInResult> {
+/** Signs in through better-auth's endpoint, as the sign-in page at `origin` does. */
+export async function signIn(baseUrl: string, email: string, password: string, origin = appOrigin()): Promise<SignInResult> {
   const response = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', origin: appOrigin() },
+    headers: { 'content-type': 'application/json', origin },
     body: JSON.stringify({ email, password }),
   });
   const setCookies = response.headers.getSetCookie();

@@ -44,7 +44,7 @@ export const createCallerFactory = t.createCallerFactory;
 
 /** Every procedure: mutations only from the app's own origin, whatever the cookies say. */
 export const publicProcedure = t.procedure.use(({ type, ctx, next }) => {
-  if (type === 'mutation' && !isSameOrigin(ctx.headers, env().appUrl)) throw forbidden('Cross-site request refused');
+  if (type === 'mutation' && !isSameOrigin(ctx.headers, env().appOrigins)) throw forbidden('Cross-site request refused');
   return next();
 });
 
