@@ -43,7 +43,7 @@ export function toWebRequest(incoming: IncomingMessage, trustedProxies: number):
  * and would let it pick a fresh address for every request. Undefined when the
  * socket is already gone.
  */
-export function forwardedClient(forwardedFor: string | null, peer: string | undefined, trustedProxies: number): string | undefined {
+function forwardedClient(forwardedFor: string | null, peer: string | undefined, trustedProxies: number): string | undefined {
   if (!peer) return undefined;
   const chain = forwardedFor ? forwardedFor.split(',').map((entry) => entry.trim()).filter(Boolean) : [];
   chain.push(peer);
