@@ -6,11 +6,22 @@ const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 const root = path.resolve(import.meta.dirname, '../..');
 
 /**
- * V8 sizes its heap by the machine's memory and, under load, let the server grow
- * past 500 MB with about 70 MB live. A cap makes it collect sooner instead; large
- * list pages stay within it through the answer budget (server/http/answer-memory.ts).
+ * The environment the production server runs with, where `source` does not set
+ * these itself.
+ * - V8 sizes its heap by the machine's memory and, under load, let the server grow
+ *   past 500 MB with about 70 MB live. A cap makes it collect sooner instead; large
+ *   list pages stay within it through the answer budget (server/http/answer-memory.ts).
+ * - glibc gives every thread that allocates (V8's and libuv's workers) an arena of
+ *   its own, up to eight per core, and keeps their freed memory. Two arenas took the
+ *   server from 300 to 229 MB of RSS after the same benchmark run, at the same speed.
  */
-export const PRODUCTION_NODE_OPTIONS = '--max-old-space-size=192';
+export function productionServerEnv(source: Record<string, string | undefined>): { NODE_ENV: 'production'; NODE_OPTIONS: string; MALLOC_ARENA_MAX: string } {
+  return {
+    NODE_ENV: 'production',
+    NODE_OPTIONS: source.NODE_OPTIONS ?? '--max-old-space-size=192',
+    MALLOC_ARENA_MAX: source.MALLOC_ARENA_MAX ?? '2',
+  };
+}
 
 /** The command line of the production server (server/launch/production-server.ts), run in the repository's folder. */
 export function productionServerArgs(port: number, hostname?: string): string[] {
@@ -32,7 +43,7 @@ export function runServer(mode: 'dev' | 'start', port: number, extraEnv: Record<
     env: {
       ...process.env,
       NEXT_TELEMETRY_DISABLED: '1',
-      ...(mode === 'start' && { NODE_ENV: 'production', NODE_OPTIONS: process.env.NODE_OPTIONS ?? PRODUCTION_NODE_OPTIONS }),
+      ...(mode === 'start' && productionServerEnv(process.env)),
       ...extraEnv,
     },
   });

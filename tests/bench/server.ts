@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { PRODUCTION_NODE_OPTIONS, productionServerArgs } from '../../server/launch/server-process';
+import { productionServerArgs, productionServerEnv } from '../../server/launch/server-process';
 
 export interface RunningServer {
   url: string;
@@ -86,7 +86,7 @@ export function startProductionServer(root: string, port: number, env: Record<st
     args: productionServerArgs(port, '127.0.0.1'),
     cwd: root,
     // As `npm start` runs it.
-    env: { NODE_ENV: 'production', NODE_OPTIONS: PRODUCTION_NODE_OPTIONS, ...env },
+    env: { ...productionServerEnv(process.env), ...env },
     port,
     readyPath: '/v1/public/openapi.json',
   });

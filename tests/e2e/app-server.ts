@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from '../support/ports';
-import { productionServerArgs } from '../../server/launch/server-process';
+import { productionServerArgs, productionServerEnv } from '../../server/launch/server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
@@ -76,7 +76,7 @@ export async function startAppServer(databaseUrl: string, extraEnv: Record<strin
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {
       ...withoutTestMarkers(process.env),
-      NODE_ENV: 'production',
+      ...productionServerEnv(process.env),
       NEXT_TELEMETRY_DISABLED: '1',
       DATABASE_URL: databaseUrl,
       DATABASE_POOL_SIZE: '4',
