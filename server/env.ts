@@ -26,35 +26,28 @@ const url = (protocols: string[]) =>
     { message: `must be a URL starting with ${protocols.map((p) => `${p}//`).join(' or ')}` },
   );
 
-const positiveInt = (fallback: number) =>
-  optionalString.pipe(
+/** A whole number of at least `min`, or `fallback` when unset. */
+const wholeNumber = (fallback: number, min: 0 | 1) => {
+  const message = min === 1 ? 'must be a positive whole number' : 'must be a whole number, 0 or more';
+  return optionalString.pipe(
     z
       .string()
-      .regex(/^\d+$/, 'must be a positive whole number')
+      .regex(/^\d+$/, message)
       .transform(Number)
-      .refine((n) => n >= 1, 'must be a positive whole number')
+      .refine((n) => n >= min, message)
       .optional()
       .transform((n) => n ?? fallback),
   );
-
-const wholeNumber = (fallback: number) =>
-  optionalString.pipe(
-    z
-      .string()
-      .regex(/^\d+$/, 'must be a whole number, 0 or more')
-      .transform(Number)
-      .optional()
-      .transform((n) => n ?? fallback),
-  );
+};
 
 const schema = z
   .object({
     DATABASE_URL: url(['postgres:', 'postgresql:']),
-    DATABASE_POOL_SIZE: positiveInt(10),
+    DATABASE_POOL_SIZE: wholeNumber(10, 1),
     REDIS_URL: url(['redis:', 'rediss:']),
     UPSTASH_REDIS_REST_URL: url(['https:', 'http:']),
     UPSTASH_REDIS_REST_TOKEN: optionalString,
-    RATE_LIMIT_PER_MINUTE: positiveInt(60),
+    RATE_LIMIT_PER_MINUTE: wholeNumber(60, 1),
     BLOB_READ_WRITE_TOKEN: optionalString.refine(
       (value) => value === undefined || /^vercel_blob_rw_[^_]+_/.test(value),
       { message: 'must look like vercel_blob_rw_<storeId>_<secret>' },
@@ -68,8 +61,8 @@ const schema = z
     VERCEL_URL: optionalString,
     VERCEL_BRANCH_URL: optionalString,
     VERCEL_PROJECT_PRODUCTION_URL: optionalString,
-    PORT: positiveInt(3000),
-    TRUSTED_PROXY_COUNT: wholeNumber(0),
+    PORT: wholeNumber(3000, 1),
+    TRUSTED_PROXY_COUNT: wholeNumber(0, 0),
   })
   .superRefine((value, ctx) => {
     const pairs = [['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']] as const;
