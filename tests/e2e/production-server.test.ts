@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { awayFromWindowEdge } from '../support/limit-window';
-import { createPerson, signIn } from '../support/settings';
+import { createPerson, signIn, signOut } from '../support/settings';
 import { badKeyRequest, loopbackAddress, statusesOf } from '../support/loopback-client';
 import { ensureBuild, startAppServer, type AppServer } from './app-server';
 
@@ -99,13 +99,9 @@ describe('the production server (npm start)', () => {
     const origin = `https://${BRANCH_HOST}`;
 
     const { status, cookie } = await signIn(app.baseUrl, person.email, person.password, origin);
-    const signOut = await fetch(`${app.baseUrl}/api/auth/sign-out`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin, cookie },
-      body: '{}',
-    });
+    const signedOut = await signOut(app.baseUrl, cookie, origin);
 
     expect(status).toBe(200);
-    expect(signOut.status).toBe(200);
+    expect(signedOut).toBe(200);
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
 import { seedDemo, type DemoLogins } from '../../server/seed/demo';
 import { startTestServer, type TestServer } from '../support/http';
-import { appOrigin, signIn } from '../support/settings';
+import { appOrigin, signIn, signOut } from '../support/settings';
 
 // A Vercel preview is mostly opened at its branch alias, not at the deployment URL APP_URL falls back to.
 process.env.VERCEL_BRANCH_URL = 'task-api-git-fix-team.vercel.app';
@@ -40,12 +40,7 @@ describe('sign-in', () => {
 
   it('ends the session on sign-out', async () => {
     const { cookie } = await signIn(server.baseUrl, demo.adminEmail, demo.adminPassword);
-    const signOut = await fetch(`${server.baseUrl}/api/auth/sign-out`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: appOrigin(), cookie },
-      body: '{}',
-    });
-    expect(signOut.status).toBe(200);
+    expect(await signOut(server.baseUrl, cookie)).toBe(200);
     const session = await fetch(`${server.baseUrl}/api/auth/get-session`, { headers: { cookie } });
     expect(await session.json()).toBeNull();
   });
@@ -53,12 +48,7 @@ describe('sign-in', () => {
   it("signs in and out on a preview's branch alias (VERCEL_BRANCH_URL)", async () => {
     const { status, cookie } = await signIn(server.baseUrl, demo.adminEmail, demo.adminPassword, BRANCH_ORIGIN);
     expect(status).toBe(200);
-    const signOut = await fetch(`${server.baseUrl}/api/auth/sign-out`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', origin: BRANCH_ORIGIN, cookie },
-      body: '{}',
-    });
-    expect(signOut.status).toBe(200);
+    expect(await signOut(server.baseUrl, cookie, BRANCH_ORIGIN)).toBe(200);
     const session = await fetch(`${server.baseUrl}/api/auth/get-session`, { headers: { cookie } });
     expect(await session.json()).toBeNull();
   });

@@ -33,6 +33,16 @@ export async function signIn(baseUrl: string, email: string, password: string, o
   return { status: response.status, setCookies, cookie: setCookies.map((c) => c.split(';')[0]).join('; ') };
 }
 
+/** Signs out through better-auth's endpoint, as the page at `origin` does; resolves with the status. */
+export async function signOut(baseUrl: string, cookie: string, origin = appOrigin()): Promise<number> {
+  const response = await fetch(`${baseUrl}/api/auth/sign-out`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin, cookie },
+    body: '{}',
+  });
+  return response.status;
+}
+
 /** The internal settings router as the page calls it: tRPC over HTTP, one call per request. */
 export function settingsClient(baseUrl: string, options: { cookie?: string; origin?: string | null } = {}) {
   const headers = (): Record<string, string> => {
