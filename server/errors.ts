@@ -7,10 +7,12 @@ export type AppErrorKind =
   | 'unauthorized'
   | 'forbidden'
   | 'not_found'
+  | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
-  | 'too_many_requests';
+  | 'too_many_requests'
+  | 'unavailable';
 
 export class AppError extends Error {
   constructor(

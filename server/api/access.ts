@@ -13,8 +13,8 @@ export interface RequestState {
   clientAddress: string;
   headers: Headers;
   rateLimit?: RateLimitDecision;
-  /** A body that can never be valid input, found before parsing; reported after the checks. */
-  bodyProblem?: AppError;
+  /** The key's principal and the project its path names, once the key has been checked and counted. */
+  authenticated?: Authenticated;
   /** Gives back the answer memory a large page reserved (server/http/answer-memory.ts). */
   releaseMemory?: () => void;
 }
@@ -30,21 +30,27 @@ export interface Access {
   project: ProjectRef;
 }
 
+interface Authenticated {
+  principal: ApiPrincipal;
+  project: KeyProject | null;
+}
+
 const INVALID_KEY = 'Invalid API key';
+// Addresses over the bad-key limit, answered without asking the limiter's store
+// until their window ends; swept past this size, so many addresses cannot grow it for ever.
 const blockedAddresses = new Map<string, RateLimitDecision>();
+const BLOCKED_SWEEP_SIZE = 10_000;
 
 /**
  * Every public request passes here, JSON or multipart, in the contract's order:
  * key (401), rate limit (429), scope (403), project (404), project scope (403).
+ * The REST edge calls it before it reads the body and the procedure again before
+ * its input is parsed: the key is looked up and counted once per request, the
+ * rest is checked each time.
  */
 export async function admit(state: RequestState, scope: Scope, projectSlug: unknown): Promise<Access> {
-  const slug = typeof projectSlug === 'string' ? projectSlug : '';
-  // The project comes with the key, in one query; it is only looked at in its turn below.
-  const { principal, project } = await authenticate(state, slug);
-
-  state.rateLimit = await limits().perKey.limit(principal.keyId);
-  if (!state.rateLimit.success) throw new AppError('too_many_requests', 'Too many requests');
-  markKeyUsed(db(), principal.keyId, (error) => logEvent('error', 'api_key.mark_used_failed', { error }));
+  state.authenticated ??= await authenticate(state, typeof projectSlug === 'string' ? projectSlug : '');
+  const { principal, project } = state.authenticated;
 
   if (!principal.scopes.includes(scope)) throw forbidden(`Missing required scope: ${scope}`);
 
@@ -55,26 +61,44 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
   return { principal, project };
 }
 
-async function authenticate(state: RequestState, projectSlug: string): Promise<{ principal: ApiPrincipal; project: KeyProject | null }> {
-  const block = blockedAddresses.get(state.clientAddress);
-  if (block) {
-    if (block.reset > Date.now()) {
-      state.rateLimit = block;
-      throw new AppError('too_many_requests', 'Too many requests');
-    }
-    blockedAddresses.delete(state.clientAddress);
-  }
+/**
+ * The key's principal, counted against its own limit. A key that works is never
+ * refused for what other requests from its address did: the per-address limit
+ * only turns a bad key's 401 into a 429, so one broken script behind a NAT locks
+ * out nobody else. (Keys carry a checksum, so most bad ones never reach the database.)
+ */
+async function authenticate(state: RequestState, projectSlug: string): Promise<Authenticated> {
   const presented = readPresentedKey(state.headers);
-  const access = presented ? await authenticateKey(db(), presented, projectSlug) : null;
-  if (access) return access;
+  const found = presented ? await authenticateKey(db(), presented, projectSlug) : null;
+  if (!found) return refuseBadKey(state);
 
-  const decision = await limits().badKeyPerAddress.limit(state.clientAddress);
-  if (!decision.success) {
-    blockedAddresses.set(state.clientAddress, decision);
-    state.rateLimit = decision;
-    throw new AppError('too_many_requests', 'Too many requests');
+  state.rateLimit = await limits().perKey.limit(found.principal.keyId);
+  if (!state.rateLimit.success) throw new AppError('too_many_requests', 'Too many requests');
+  markKeyUsed(db(), found.principal.keyId, (error) => logEvent('error', 'api_key.mark_used_failed', { error }));
+  return found;
+}
+
+async function refuseBadKey(state: RequestState): Promise<never> {
+  const block = blockedAddresses.get(state.clientAddress);
+  let decision: RateLimitDecision;
+  if (block && block.reset > Date.now()) {
+    decision = block;
+  } else {
+    blockedAddresses.delete(state.clientAddress);
+    decision = await limits().badKeyPerAddress.limit(state.clientAddress);
+    if (!decision.success) remember(state.clientAddress, decision);
   }
-  throw new AppError('unauthorized', INVALID_KEY);
+  if (decision.success) throw new AppError('unauthorized', INVALID_KEY);
+  state.rateLimit = decision;
+  throw new AppError('too_many_requests', 'Too many requests');
+}
+
+function remember(address: string, decision: RateLimitDecision): void {
+  if (blockedAddresses.size >= BLOCKED_SWEEP_SIZE) {
+    const now = Date.now();
+    for (const [blocked, { reset }] of blockedAddresses) if (reset <= now) blockedAddresses.delete(blocked);
+  }
+  blockedAddresses.set(address, decision);
 }
 
 /** The headers every keyed response carries, 429s with Retry-After in seconds. */

@@ -1,6 +1,8 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { Scope } from '../keys/scopes';
 
-export type PublicMeta = OpenApiMeta<{ successStatus?: 200 | 201 }>;
+/** `scope` is set by the procedure builder (server/api/trpc.ts), the rest by `operation`. */
+export type PublicMeta = OpenApiMeta<{ successStatus?: 200 | 201; scope?: Scope }>;
 
 const BASE_ERRORS = {
   401: 'Invalid API key: missing, malformed, unknown, revoked or expired',

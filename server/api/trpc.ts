@@ -23,13 +23,14 @@ export const router = t.router;
 /**
  * The only way to build a public procedure: the request is admitted (key, rate
  * limit, scope, project, project scope) before its input is even parsed, so no
- * handler can skip a check and the checks answer in the contract's order.
+ * handler can skip a check and the checks answer in the contract's order. The
+ * scope is also written into the procedure's metadata, where the REST edge reads
+ * it to run the same gate before it reads a request's body (server/api/routes.ts).
  */
 export function projectProcedure(scope: Scope) {
-  return t.procedure.use(async ({ ctx, getRawInput, next }) => {
+  return t.procedure.meta({ scope }).use(async ({ ctx, getRawInput, next }) => {
     const raw = (await getRawInput()) as { projectSlug?: unknown } | undefined;
     const access = await admit(ctx.state, scope, raw?.projectSlug);
-    if (ctx.state.bodyProblem) throw ctx.state.bodyProblem;
     return next({ ctx: { ...ctx, ...access } });
   });
 }

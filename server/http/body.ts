@@ -1,25 +1,77 @@
+import { AppError } from '../errors';
+import { createMemoryBudget } from './memory-budget';
+
 /**
- * Reads a request body as text, giving up (null) as soon as it passes `limit`
- * bytes: announced by Content-Length or seen while streaming, never buffered past it.
+ * Bytes that request bodies being read or held may take at once, per process.
+ * Past it a request waits its turn, then answers 503 rather than taking the
+ * process down: the production heap is capped (server/launch/server-process.ts).
  */
-export async function readBodyText(req: Request, limit: number): Promise<string | null> {
-  const declared = Number(req.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) return null;
-  if (!req.body) return '';
+const BODY_BUDGET_BYTES = 32 * 1024 * 1024;
+// A body held as bytes, then as text (UTF-16 may take twice its bytes), then parsed.
+const HELD_PER_BYTE = 4;
+const BUDGET_WAIT_MS = 5_000;
+
+const budget = createMemoryBudget(BODY_BUDGET_BYTES);
+
+export const BODY_TOO_LARGE = 'Request body too large';
+export const SERVER_BUSY = 'Service temporarily unavailable';
+
+export interface HeldBody {
+  bytes: Buffer;
+  /** Gives the body's share of the budget back; call it once the request is answered. */
+  release(): void;
+}
+
+/**
+ * Reads a request's body whole, refusing it (413) as soon as it passes `limit`
+ * bytes: announced by Content-Length, or seen while it streams in, never buffered
+ * past the limit. What it may hold is reserved first from the process's body budget.
+ */
+export async function readLimitedBody(req: Request, limit: number): Promise<HeldBody> {
+  const declared = Number(req.headers.get('content-length') ?? Number.NaN);
+  if (declared > limit) throw new AppError('payload_too_large', BODY_TOO_LARGE);
+  if (!req.body) return { bytes: Buffer.alloc(0), release: () => {} };
+  const expected = Number.isInteger(declared) && declared >= 0 ? declared : limit;
+  const release = await budget.reserve(expected * HELD_PER_BYTE, BUDGET_WAIT_MS);
+  if (!release) throw new AppError('unavailable', SERVER_BUSY);
+  try {
+    return { bytes: await readUpTo(req.body, limit), release };
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+// A streamed body (an upload) holds only what is in flight between the socket and its store.
+const STREAMED_BODY_BYTES = 1024 * 1024;
+
+/** Reserves a streamed body's share of the budget; call the function it resolves with once the request is answered. */
+export async function holdStreamedBody(): Promise<() => void> {
+  const release = await budget.reserve(STREAMED_BODY_BYTES, BUDGET_WAIT_MS);
+  if (!release) throw new AppError('unavailable', SERVER_BUSY);
+  return release;
+}
+
+async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promise<Buffer> {
   const chunks: Uint8Array[] = [];
   let size = 0;
-  const reader = req.body.getReader();
+  const reader = body.getReader();
   for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    // Stop reading, but do not cancel: cancelling resets the connection before
-    // the client has read the 413.
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw new AppError('bad_request', 'Request body ended before it was complete');
+    }
+    if (chunk.done) break;
+    size += chunk.value.byteLength;
+    // Stop reading, but do not cancel: the rest is drained by the server before it
+    // closes the connection, so the client can read the 413 (server/http/linger.ts).
     if (size > limit) {
       reader.releaseLock();
-      return null;
+      throw new AppError('payload_too_large', BODY_TOO_LARGE);
     }
-    chunks.push(value);
+    chunks.push(chunk.value);
   }
-  return new TextDecoder().decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }

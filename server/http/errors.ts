@@ -14,10 +14,12 @@ const STATUS: Record<AppErrorKind, number> = {
   unauthorized: 401,
   forbidden: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,
+  unavailable: 503,
 };
 
 // Errors tRPC or trpc-to-openapi raise by themselves, before our code runs.
@@ -56,7 +58,9 @@ export function toPublicError(error: unknown): PublicError {
  */
 export function answerError(error: unknown, event: string, fields: Record<string, unknown>): PublicError {
   const publicError = toPublicError(error);
-  if (publicError.statusCode >= 500) {
+  // A 503 of our own says what happened (a dependency or the server's budget); it is no bug to trace.
+  const expected = error instanceof AppError || (error instanceof TRPCError && error.cause instanceof AppError);
+  if (publicError.statusCode >= 500 && !expected) {
     logEvent('error', event, { ...fields, error: error instanceof TRPCError ? (error.cause ?? error) : error });
   }
   return publicError;

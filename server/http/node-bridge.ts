@@ -9,25 +9,25 @@ const gzipAsync = promisify(gzip);
 const COMPRESS_MIN_BYTES = 1024;
 
 /**
- * A Node request as the web Request a route handler takes. No handler stops its
- * work when a client leaves, so no abort signal is wired to the socket: on Node 20
- * creating one is a measurable part of a short request.
+ * A Node request as the web Request a route handler takes, at `url` (the path as
+ * the edge normalized it). No handler stops its work when a client leaves, so no
+ * abort signal is wired to the socket: on Node 20 creating one is a measurable part
+ * of a short request.
  *
- * X-Forwarded-For leaves here holding one address, the client's as far as it can
- * be known (see forwardedClient); X-Real-IP, which any client can write, is dropped
- * so that nothing downstream takes it instead.
+ * X-Forwarded-For leaves here holding one address, the client's as the edge
+ * resolved it (client-address.ts); X-Real-IP, which any client can write, is
+ * dropped so that nothing downstream takes it instead.
  */
-export function toWebRequest(incoming: IncomingMessage, trustedProxies: number): Request {
+export function toWebRequest(incoming: IncomingMessage, url: URL, client: string | undefined): Request {
   const headers = new Headers();
   const raw = incoming.rawHeaders;
   for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  const client = forwardedClient(headers.get('x-forwarded-for'), incoming.socket.remoteAddress, trustedProxies);
   headers.delete('x-real-ip');
   if (client) headers.set('x-forwarded-for', client);
   else headers.delete('x-forwarded-for');
 
   const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
-  return new Request(requestUrl(incoming), {
+  return new Request(url, {
     method: incoming.method,
     headers,
     body: hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined,
@@ -35,27 +35,12 @@ export function toWebRequest(incoming: IncomingMessage, trustedProxies: number):
   } as RequestInit);
 }
 
-/**
- * The client's address behind `trustedProxies` reverse proxies. Each proxy appends
- * the address it was connected from to X-Forwarded-For, and the socket's peer is
- * the last of them; counting that many hops back from the peer reaches the address
- * the outermost trusted proxy saw. Anything further left was written by the client
- * and would let it pick a fresh address for every request. Undefined when the
- * socket is already gone.
- */
-function forwardedClient(forwardedFor: string | null, peer: string | undefined, trustedProxies: number): string | undefined {
-  if (!peer) return undefined;
-  const chain = forwardedFor ? forwardedFor.split(',').map((entry) => entry.trim()).filter(Boolean) : [];
-  chain.push(peer);
-  return chain[Math.max(0, chain.length - 1 - trustedProxies)];
-}
-
-function requestUrl(incoming: IncomingMessage): URL {
-  const path = incoming.url ?? '/';
+/** The request's URL with its path as given; the handlers read only the path and query. */
+export function requestUrl(incoming: IncomingMessage, path = incoming.url ?? '/'): URL {
   try {
     return new URL(path, `http://${incoming.headers.host ?? 'localhost'}`);
   } catch {
-    // A Host header that is no host: the handlers read only the path and query.
+    // A Host header that is no host.
     return new URL(path, 'http://localhost');
   }
 }
@@ -74,12 +59,17 @@ export async function sendWebResponse(response: Response, incoming: IncomingMess
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
 
-  if (!response.body || incoming.method === 'HEAD') {
+  if (!response.body) {
     outgoing.writeHead(response.status, headers).end();
     return;
   }
   if (!response.headers.get('content-type')?.includes('json') || response.headers.has('content-encoding')) {
     outgoing.writeHead(response.status, headers);
+    if (incoming.method === 'HEAD') {
+      await response.body.cancel();
+      outgoing.end();
+      return;
+    }
     await pipeline(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream), outgoing);
     return;
   }
@@ -93,7 +83,8 @@ export async function sendWebResponse(response: Response, incoming: IncomingMess
     }
   }
   headers['content-length'] = String(body.length);
-  outgoing.writeHead(response.status, headers).end(body);
+  // HEAD: the headers GET would send, its length included, without the body.
+  outgoing.writeHead(response.status, headers).end(incoming.method === 'HEAD' ? undefined : body);
 }
 
 /** Whether Accept-Encoding allows gzip: named, or covered by `*`, with a weight above 0. */

@@ -9,6 +9,8 @@ import { responseHeaders } from './respond';
 /** What the procedures receive of a request, its checks done by handlePublicRequest. */
 export interface ProcedureCall {
   request: Request;
+  /** The method the operation was found by: a HEAD request is served as its GET. */
+  method: string;
   /** The path below /v1/public, still percent-encoded, as the router's templates match it. */
   path: string;
   query: URLSearchParams;
@@ -47,6 +49,7 @@ export function callProcedure(call: ProcedureCall): Promise<Response> {
   const headers = call.body === undefined ? call.request.headers : jsonHeaders(call.request.headers);
   const req = new Proxy(call.request, {
     get(target, property) {
+      if (property === 'method') return call.method;
       if (property === 'query') return query;
       if (property === 'url') return url;
       if (property === 'body') return call.body;

@@ -1,53 +1,72 @@
 import { randomUUID } from 'node:crypto';
-import type { RequestState } from '../api/access';
+import { admit, type RequestState } from '../api/access';
+import { UPLOAD_AS_MULTIPART } from '../api/routers/attachments';
+import { findRoute, type HttpMethod } from '../api/routes';
 import { AppError, badRequest } from '../errors';
-import { readBodyText } from './body';
-import { INTERNAL_ERROR, type PublicError } from './errors';
+import { readLimitedBody } from './body';
+import { clientAddress } from './client-address';
+import { answerError, INTERNAL_ERROR, type PublicError } from './errors';
+import { isJson, parseJsonObject } from './json-body';
 import { callProcedure } from './openapi-caller';
-import { errorResponse } from './respond';
-import { handleUpload, matchUploadPath } from './upload';
+import { PUBLIC_API_PREFIX, normalizePath } from './paths';
+import { errorResponse, responseHeaders } from './respond';
+import { handleUpload, isUploadRoute } from './upload';
 
-const PUBLIC_API_PREFIX = '/v1/public';
 // Descriptions may hold 100,000 characters of up to 4 bytes each, plus the rest.
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
 const PATH_PARAMS = ['projectSlug', 'taskId', 'attachmentId'];
+const NOT_FOUND: PublicError = { statusCode: 404, message: 'Not found' };
 
-/** Every request under /v1/public: JSON calls through trpc-to-openapi (openapi-caller.ts), multipart uploads beside it. */
+/**
+ * Every request under /v1/public, however its path is spelled, in this order:
+ * the operation its method and path name (404, 405), the gate (key, rate limit,
+ * scope, project, project scope) before a byte of the body is read, then the
+ * body (413, 415, 400) and the procedure through trpc-to-openapi (openapi-caller.ts);
+ * multipart uploads are streamed beside it (upload.ts).
+ */
 export async function handlePublicRequest(req: Request): Promise<Response> {
-  const state: RequestState = {
-    requestId: randomUUID(),
-    clientAddress: clientAddress(req.headers),
-    headers: req.headers,
-  };
+  const state: RequestState = { requestId: randomUUID(), clientAddress: clientAddress(req.headers), headers: req.headers };
   const url = new URL(req.url);
-  const upload = matchUploadPath(req.method, url.pathname);
-  if (upload && !isJson(req)) return handleUpload(req, state, upload);
+  const path = normalizePath(url.pathname).slice(PUBLIC_API_PREFIX.length);
+  // HEAD is GET without the body, which the server leaves out when it sends the answer.
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
 
-  let input: unknown;
-  if (req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH') {
-    const text = await readBodyText(req, MAX_JSON_BODY_BYTES);
-    if (text === null) return errorResponse(state, { statusCode: 413, message: 'Request body too large' });
-    // Reported after the key and scope checks, like every other input problem. The
-    // library would refuse a body it cannot parse before any check: it gets `{}` instead.
-    const parsed = parseBody(req, text);
-    if (parsed instanceof AppError) state.bodyProblem = parsed;
-    input = parsed instanceof AppError ? {} : parsed;
+  const route = findRoute(method, path);
+  if ('allowed' in route) {
+    if (route.allowed.length === 0) return errorResponse(state, NOT_FOUND);
+    const allow = allowHeader(route.allowed);
+    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...responseHeaders(state, 204), Allow: allow } });
+    const refused = errorResponse(state, { statusCode: 405, message: `Method ${method} is not allowed here; use ${allow}` });
+    refused.headers.set('Allow', allow);
+    return refused;
   }
 
+  let releaseBody: (() => void) | undefined;
   try {
-    const response = await callProcedure({
-      request: req,
-      path: url.pathname.slice(PUBLIC_API_PREFIX.length),
-      query: withoutPrototypeNames(url.searchParams),
-      body: input,
-      state,
-    });
+    await admit(state, route.scope, decodeParam(route.params.projectSlug));
+    if (isUploadRoute(route)) {
+      if (isJson(req.headers.get('content-type'))) throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);
+      return await handleUpload(req, state, { projectSlug: decodeParam(route.params.projectSlug), taskId: decodeParam(route.params.taskId) });
+    }
+    let body: Record<string, unknown> | undefined;
+    if (method === 'POST' || method === 'PATCH') {
+      const contentType = req.headers.get('content-type');
+      if (!isJson(contentType)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
+      const held = await readLimitedBody(req, MAX_JSON_BODY_BYTES);
+      releaseBody = held.release;
+      body = withoutPathParams(parseJsonObject(contentType, held.bytes));
+    }
+
+    const response = await callProcedure({ request: req, method: route.method, path, query: withoutPrototypeNames(url.searchParams), body, state });
     // A large answer gives back its memory budget once its JSON text has become bytes.
     if (response.ok) return state.releaseMemory ? await asBytes(response) : response;
     // Only the public shape leaves: the library's own fields (code, issues, stack) stay here.
     const failure = (await response.json().catch(() => ({}))) as { publicError?: PublicError };
     return errorResponse(state, failure.publicError ?? INTERNAL_ERROR);
+  } catch (error) {
+    return errorResponse(state, answerError(error, 'request.failed', { requestId: state.requestId }));
   } finally {
+    releaseBody?.();
     state.releaseMemory?.();
   }
 }
@@ -56,27 +75,27 @@ async function asBytes(response: Response): Promise<Response> {
   return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
 }
 
-/** Whether a request target is the API's: its OpenAPI document is a page of its own. */
-export function isPublicApiPath(target: string): boolean {
-  return target.startsWith(`${PUBLIC_API_PREFIX}/`) && !/^\/v1\/public\/openapi\.json(?:[?#]|$)/.test(target);
+function allowHeader(methods: HttpMethod[]): string {
+  const allowed = new Set<string>(methods);
+  if (allowed.has('GET')) allowed.add('HEAD');
+  allowed.add('OPTIONS');
+  return [...allowed].join(', ');
 }
 
-function isJson(req: Request): boolean {
-  return req.headers.get('content-type')?.toLowerCase().startsWith('application/json') ?? false;
-}
-
-/** The body as a JSON object, or why it cannot be one: it may not smuggle in a path parameter either. */
-function parseBody(req: Request, text: string): object | AppError {
-  if (!isJson(req)) return new AppError('unsupported_media_type', 'Content-Type must be application/json');
-  let value: unknown;
+/** A path parameter as the procedure receives it; one that is no valid percent-encoding names nothing. */
+function decodeParam(value: string | undefined): string {
   try {
-    value = JSON.parse(text);
+    return decodeURIComponent(value ?? '');
   } catch {
-    return badRequest('Request body is not valid JSON');
+    return '';
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return badRequest('Request body must be a JSON object');
-  const smuggled = PATH_PARAMS.filter((name) => Object.hasOwn(value, name));
-  return smuggled.length ? badRequest(`Unknown field${smuggled.length > 1 ? 's' : ''}: ${smuggled.join(', ')}`) : value;
+}
+
+/** The body may not smuggle in a path parameter: the path names the resource. */
+function withoutPathParams(body: Record<string, unknown>): Record<string, unknown> {
+  const smuggled = PATH_PARAMS.filter((name) => Object.hasOwn(body, name));
+  if (smuggled.length > 0) throw badRequest(`Unknown field${smuggled.length > 1 ? 's' : ''}: ${smuggled.join(', ')}`);
+  return body;
 }
 
 /**
@@ -90,13 +109,4 @@ function withoutPrototypeNames(params: URLSearchParams): URLSearchParams {
   const copy = new URLSearchParams(params);
   for (const name of names) copy.delete(name);
   return copy;
-}
-
-/**
- * The client's address, first in X-Forwarded-For: Vercel writes that header itself,
- * replacing any the client sent, and under `npm start` the node:http bridge leaves
- * the one address it could vouch for there (node-bridge.ts, forwardedClient).
- */
-export function clientAddress(headers: Headers): string {
-  return headers.get('x-forwarded-for')?.split(',')[0]?.trim() || 'unknown';
 }

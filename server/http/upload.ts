@@ -1,5 +1,6 @@
 import { admit, type RequestState } from '../api/access';
 import { UPLOAD_AS_MULTIPART } from '../api/routers/attachments';
+import type { RouteMatch } from '../api/routes';
 import { MAX_UPLOAD_BYTES } from '../api/schemas/attachment';
 import { cleanFilename } from '../attachments/filename';
 import { mimeTypeOf } from '../attachments/mime-type';
@@ -7,6 +8,7 @@ import { discardFile, recordAttachment, storeFile } from '../attachments/upload'
 import { db } from '../db/client';
 import { AppError } from '../errors';
 import { findTaskId } from '../tasks/get';
+import { holdStreamedBody } from './body';
 import { answerError } from './errors';
 import { fileReader, type FileLimits } from './multipart';
 import { errorResponse, responseHeaders } from './respond';
@@ -16,7 +18,6 @@ export interface UploadTarget {
   taskId: string;
 }
 
-const UPLOAD_PATH = /^\/v1\/public\/([^/]+)\/tasks\/([^/]+)\/attachments\/?$/;
 // Boundaries, part headers and a few small fields around the file.
 const MULTIPART_ALLOWANCE_BYTES = 64 * 1024;
 const LIMITS: FileLimits = {
@@ -26,16 +27,9 @@ const LIMITS: FileLimits = {
   fileTooLarge: `File too large: the limit is ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB (${MAX_UPLOAD_BYTES} bytes)`,
 };
 
-/** POST /v1/public/{projectSlug}/tasks/{taskId}/attachments, whose body tRPC cannot take. */
-export function matchUploadPath(method: string, pathname: string): UploadTarget | null {
-  if (method !== 'POST') return null;
-  const match = UPLOAD_PATH.exec(pathname);
-  if (!match) return null;
-  try {
-    return { projectSlug: decodeURIComponent(match[1]!), taskId: decodeURIComponent(match[2]!) };
-  } catch {
-    return null;
-  }
+/** POST /v1/public/{projectSlug}/tasks/{taskId}/attachments, whose multipart body tRPC cannot take. */
+export function isUploadRoute(route: RouteMatch): boolean {
+  return route.procedure === 'attachments.upload';
 }
 
 export async function handleUpload(req: Request, state: RequestState, target: UploadTarget): Promise<Response> {
@@ -56,13 +50,18 @@ async function upload(req: Request, state: RequestState, target: UploadTarget) {
     throw new AppError('payload_too_large', LIMITS.fileTooLarge);
   }
   const taskId = await findTaskId(db(), project, target.taskId);
-  const stored = await readFile(
-    req.body,
-    (part) => {
-      const filename = cleanFilename(part.filename);
-      return storeFile({ filename, mimeType: mimeTypeOf(part.mimeType, filename), body: part.body });
-    },
-    discardFile,
-  );
-  return recordAttachment(db(), taskId, stored);
+  const release = await holdStreamedBody();
+  try {
+    const stored = await readFile(
+      req.body,
+      (part) => {
+        const filename = cleanFilename(part.filename);
+        return storeFile({ filename, mimeType: mimeTypeOf(part.mimeType, filename), body: part.body });
+      },
+      discardFile,
+    );
+    return await recordAttachment(db(), taskId, stored);
+  } finally {
+    release();
+  }
 }

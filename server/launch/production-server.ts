@@ -4,10 +4,7 @@ import { parseArgs } from 'node:util';
 import next from 'next';
 import { disconnectDb } from '../db/client';
 import { env } from '../env';
-import { INTERNAL_ERROR } from '../http/errors';
-import { sendWebResponse, toWebRequest } from '../http/node-bridge';
-import { handlePublicRequest, isPublicApiPath } from '../http/public-api';
-import { logEvent } from '../log';
+import { answerClientErrors, createEdgeListener } from '../http/node-edge';
 
 /**
  * The production server `npm start` runs (after `next build`): Next.js serves the
@@ -29,30 +26,10 @@ const app = next({ dev: false, dir: root, hostname, port });
 const handleNext = app.getRequestHandler();
 await app.prepare();
 
-const server = http.createServer((incoming, outgoing) => {
-  if (!isPublicApiPath(incoming.url ?? '/')) {
-    void handleNext(incoming, outgoing);
-    return;
-  }
-  answerPublicApi(incoming, outgoing).catch((error: unknown) => {
-    logEvent('error', 'public_api.bridge_failed', { error });
-    if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' });
-    outgoing.end(outgoing.headersSent ? undefined : JSON.stringify(INTERNAL_ERROR));
-  });
-});
-
-async function answerPublicApi(incoming: http.IncomingMessage, outgoing: http.ServerResponse): Promise<void> {
-  let request: Request;
-  try {
-    request = toWebRequest(incoming, trustedProxies);
-  } catch {
-    // Node's parser let through a header the Fetch API refuses.
-    outgoing.writeHead(400, { 'content-type': 'application/json', connection: 'close' });
-    outgoing.end(JSON.stringify({ statusCode: 400, message: 'Malformed request headers' }));
-    return;
-  }
-  await sendWebResponse(await handlePublicRequest(request), incoming, outgoing);
-}
+// Every request passes the edge first (server/http/node-edge.ts): the public API
+// from there, the rest through Next.js with the client's address already resolved.
+const server = http.createServer(createEdgeListener({ trustedProxies, handleOther: handleNext }));
+answerClientErrors(server);
 
 server.listen(port, hostname, () => {
   process.stdout.write(`Listening on http://${hostname ?? 'localhost'}:${port}\n`);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { listTasksInput } from '../../server/api/schemas/task';
 import { db } from '../../server/db/client';
-import { createMemoryBudget } from '../../server/http/answer-memory';
+import { createMemoryBudget } from '../../server/http/memory-budget';
 import { listTasks } from '../../server/tasks/list';
 import { useApi } from '../support/api';
 
@@ -46,7 +46,7 @@ describe('the answer memory budget', () => {
 
   it('makes a reservation that does not fit wait until enough is given back', async () => {
     const budget = createMemoryBudget(100);
-    const release = await budget.reserve(70);
+    const release = (await budget.reserve(70))!;
     let granted = false;
     const waiting = budget.reserve(50).then(() => (granted = true));
     await settle();
@@ -64,7 +64,7 @@ describe('the answer memory budget', () => {
 
   it('serves in order: a small reservation that would fit waits behind a large one', async () => {
     const budget = createMemoryBudget(100);
-    const release = await budget.reserve(90);
+    const release = (await budget.reserve(90))!;
     let smallGranted = false;
     const large = budget.reserve(80);
     const small = budget.reserve(5).then(() => (smallGranted = true));
@@ -77,7 +77,7 @@ describe('the answer memory budget', () => {
 
   it('counts a release once however often it is called', async () => {
     const budget = createMemoryBudget(100);
-    const release = await budget.reserve(30);
+    const release = (await budget.reserve(30))!;
     await budget.reserve(20);
     release();
     release();

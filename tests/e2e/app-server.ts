@@ -63,6 +63,8 @@ async function build(): Promise<void> {
 
 export interface AppServer {
   baseUrl: string;
+  /** The server's process: its memory figures are in /proc/<pid>. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -101,7 +103,7 @@ export async function startAppServer(databaseUrl: string, extraEnv: Record<strin
   for (let started = Date.now(); Date.now() - started < 60_000; ) {
     if (child.exitCode !== null) break;
     const ready = await fetch(`${baseUrl}/`).then((response) => response.ok, () => false);
-    if (ready) return { baseUrl, stop };
+    if (ready) return { baseUrl, pid: child.pid!, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();

@@ -1,8 +1,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { sendWebResponse, toWebRequest } from '../../server/http/node-bridge';
+import { requestUrl, sendWebResponse, toWebRequest } from '../../server/http/node-bridge';
+import { answerClientErrors, createEdgeListener } from '../../server/http/node-edge';
 import * as openApiRoute from '../../app/v1/public/openapi.json/route';
-import * as publicRoute from '../../app/v1/public/[...path]/route';
 import * as storageRoute from '../../app/storage/[key]/route';
 import * as authRoute from '../../app/api/auth/[...all]/route';
 import * as internalRoute from '../../app/api/internal/[trpc]/route';
@@ -12,7 +12,6 @@ type Handler = (req: Request) => Response | Promise<Response>;
 // The app's route files, matched the way Next.js matches their folders.
 const routes: [RegExp, Record<string, unknown>][] = [
   [/^\/v1\/public\/openapi\.json$/, openApiRoute],
-  [/^\/v1\/public\/.+/, publicRoute],
   [/^\/storage\/[^/]+$/, storageRoute],
   [/^\/api\/auth\/.+/, authRoute],
   [/^\/api\/internal\/[^/]+$/, internalRoute],
@@ -31,23 +30,25 @@ export interface TestServer {
  */
 export async function startTestServer(options: { trustedProxies?: number } = {}): Promise<TestServer> {
   const trustedProxies = options.trustedProxies ?? 1;
-  const server = http.createServer(async (incoming, outgoing) => {
-    try {
-      const url = new URL(incoming.url ?? '/', 'http://127.0.0.1');
-      const route = routes.find(([pattern]) => pattern.test(url.pathname));
-      const handler = route?.[1][incoming.method ?? 'GET'] as Handler | undefined;
-      if (!handler) {
-        outgoing.writeHead(404).end();
-        return;
-      }
-      // The production server's own bridge between node:http and the handlers.
-      await sendWebResponse(await handler(toWebRequest(incoming, trustedProxies)), incoming, outgoing);
-    } catch (error) {
-      console.error(error);
-      if (!outgoing.headersSent) outgoing.writeHead(599);
-      outgoing.end();
-    }
-  });
+  // The production server's own edge, with the app's other route files where it hands over to Next.js.
+  const server = http.createServer(
+    createEdgeListener({
+      trustedProxies,
+      async handleOther(incoming, outgoing) {
+        const url = requestUrl(incoming);
+        const route = routes.find(([pattern]) => pattern.test(url.pathname));
+        const handler = route?.[1][incoming.method ?? 'GET'] as Handler | undefined;
+        if (!handler) {
+          outgoing.writeHead(404).end();
+          return;
+        }
+        // The edge has written the resolved client address there.
+        const request = toWebRequest(incoming, url, incoming.headers['x-forwarded-for'] as string | undefined);
+        await sendWebResponse(await handler(request), incoming, outgoing);
+      },
+    }),
+  );
+  answerClientErrors(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,5 +1,8 @@
 import { handleAuthRequest } from '@/server/auth/session';
+import { AUTH_BODY_LIMIT, withBodyLimit } from '@/server/http/limited-body-route';
 
 export const dynamic = 'force-dynamic';
 
-export { handleAuthRequest as GET, handleAuthRequest as POST };
+const handle = withBodyLimit(AUTH_BODY_LIMIT, handleAuthRequest);
+
+export { handle as GET, handle as POST };

@@ -1,10 +1,11 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { settingsRouter } from '@/server/api/routers/settings/router';
 import { toPublicError } from '@/server/http/errors';
+import { SETTINGS_BODY_LIMIT, withBodyLimit } from '@/server/http/limited-body-route';
 
 export const dynamic = 'force-dynamic';
 
-function handle(req: Request) {
+function answer(req: Request) {
   return fetchRequestHandler({
     endpoint: '/api/internal',
     req,
@@ -14,5 +15,7 @@ function handle(req: Request) {
     responseMeta: ({ errors }) => (errors[0] ? { status: toPublicError(errors[0]).statusCode } : {}),
   });
 }
+
+const handle = withBodyLimit(SETTINGS_BODY_LIMIT, answer);
 
 export { handle as GET, handle as POST };

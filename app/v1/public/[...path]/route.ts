@@ -9,4 +9,5 @@ export {
   handlePublicRequest as PUT,
   handlePublicRequest as DELETE,
   handlePublicRequest as HEAD,
+  handlePublicRequest as OPTIONS,
 };

@@ -1,0 +1,46 @@
+import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
+import type { Scope } from '../keys/scopes';
+import { procedureMetas } from './operation';
+import { publicRouter } from './router';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** One operation of the public API as a request finds it, before its body is read. */
+export interface RouteMatch {
+  method: HttpMethod;
+  /** The procedure's path in the router, e.g. `tasks.create`. */
+  procedure: string;
+  scope: Scope;
+  /** Path parameters as they stand in the path (still percent-encoded). */
+  params: Record<string, string>;
+}
+
+interface Route {
+  method: HttpMethod;
+  procedure: string;
+  scope: Scope;
+  pattern: RegExp;
+}
+
+/**
+ * The router's operations with the library's own path patterns, in registration
+ * order: a request is matched here exactly as trpc-to-openapi will match it, so
+ * the gate can run on the operation's scope before the body is read.
+ */
+const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]) => {
+  if (!meta.openapi || !meta.scope) throw new Error(`Public procedure ${procedure} has no OpenAPI path or scope`);
+  return { method: meta.openapi.method as HttpMethod, procedure, scope: meta.scope, pattern: getPathRegExp(normalizePath(meta.openapi.path)) };
+});
+
+/** The operation `method path` names, or the methods the path does allow (none: no such path). */
+export function findRoute(method: string, path: string): RouteMatch | { allowed: HttpMethod[] } {
+  const allowed: HttpMethod[] = [];
+  const routePath = normalizePath(path);
+  for (const route of routes) {
+    const match = route.pattern.exec(routePath);
+    if (!match) continue;
+    if (route.method === method) return { method: route.method, procedure: route.procedure, scope: route.scope, params: { ...match.groups } };
+    if (!allowed.includes(route.method)) allowed.push(route.method);
+  }
+  return { allowed };
+}

@@ -1,0 +1,109 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
+import { logEvent } from '../log';
+import { resolveClientAddress } from './client-address';
+import { INTERNAL_ERROR, type PublicError } from './errors';
+import { lingerAfterAnswer } from './linger';
+import { requestUrl, sendWebResponse, toWebRequest } from './node-bridge';
+import { isPublicApiPath, normalizePath } from './paths';
+import { handlePublicRequest } from './public-api';
+
+/** Longer request targets answer 414 (Node's own limit, on the whole head, is 16 KiB). */
+const MAX_TARGET_LENGTH = 8 * 1024;
+// Methods no route of the app answers, refused before any handler sees them.
+const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
+const EDGE_HEADERS = { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
+
+export interface EdgeOptions {
+  /** Reverse proxies in front of the server whose X-Forwarded-For entries are believed. */
+  trustedProxies: number;
+  /** Everything that is not the public API: Next.js, or the tests' route table. */
+  handleOther(incoming: IncomingMessage, outgoing: ServerResponse): void | Promise<void>;
+}
+
+/**
+ * The node:http request listener of `npm start`: every request, whatever its path,
+ * first passes here. Odd targets and methods answer in the API's error shape; the
+ * client address is resolved once, by one rule, and written where every handler
+ * reads it (X-Forwarded-For); a path under /v1/public, however it is spelled,
+ * goes to the public API's handler, the rest to `handleOther`. A body left unread
+ * by an early answer is drained before the connection is closed.
+ */
+export function createEdgeListener(options: EdgeOptions) {
+  return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
+    outgoing.once('finish', () => lingerAfterAnswer(incoming));
+    const target = incoming.url ?? '';
+    const method = incoming.method ?? 'GET';
+    // `OPTIONS *` and absolute-form targets: this server answers paths only.
+    if (!target.startsWith('/')) return answer(outgoing, 400, 'Request target must be a path starting with /');
+    if (target.length > MAX_TARGET_LENGTH) return answer(outgoing, 414, `Request target longer than ${MAX_TARGET_LENGTH} characters`);
+    if (REFUSED_METHODS.has(method)) return answer(outgoing, 405, `Method ${method} is not allowed`);
+
+    const client = resolveClientAddress(incoming.headers['x-forwarded-for'], incoming.socket.remoteAddress, options.trustedProxies);
+    delete incoming.headers['x-real-ip'];
+    if (client) incoming.headers['x-forwarded-for'] = client;
+    else delete incoming.headers['x-forwarded-for'];
+
+    const queryAt = target.indexOf('?');
+    const path = normalizePath(queryAt === -1 ? target : target.slice(0, queryAt));
+    if (!isPublicApiPath(path)) {
+      void Promise.resolve(options.handleOther(incoming, outgoing)).catch((error: unknown) => failed(outgoing, error));
+      return;
+    }
+    const url = requestUrl(incoming, queryAt === -1 ? path : path + target.slice(queryAt));
+    let request: Request;
+    try {
+      request = toWebRequest(incoming, url, client);
+    } catch {
+      // Node's parser let through a header the Fetch API refuses.
+      return answer(outgoing, 400, 'Malformed request headers');
+    }
+    handlePublicRequest(request)
+      .then((response) => sendWebResponse(response, incoming, outgoing))
+      .catch((error: unknown) => failed(outgoing, error));
+  };
+}
+
+function answer(outgoing: ServerResponse, statusCode: number, message: string): void {
+  const body = JSON.stringify({ statusCode, message } satisfies PublicError);
+  outgoing.writeHead(statusCode, { ...EDGE_HEADERS, 'Content-Length': Buffer.byteLength(body) }).end(body);
+}
+
+function failed(outgoing: ServerResponse, error: unknown): void {
+  logEvent('error', 'http.edge_failed', { error });
+  if (!outgoing.headersSent) {
+    answer(outgoing, INTERNAL_ERROR.statusCode, INTERNAL_ERROR.message);
+    return;
+  }
+  outgoing.destroy();
+}
+
+/**
+ * Requests Node's parser refuses before any listener sees them (a malformed head,
+ * one over the size limit, an unknown method) also answer in the API's error shape.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
+    if (error.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const statusCode = clientErrorStatus(error);
+    const message = statusCode === 414 ? 'Request target too long' : statusCode === 431 ? 'Request header fields too large' : statusCode === 408 ? 'Request timed out' : 'Malformed request';
+    const body = JSON.stringify({ statusCode, message } satisfies PublicError);
+    const headers = Object.entries({ ...EDGE_HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
+      .map(([name, value]) => `${name}: ${value}\r\n`)
+      .join('');
+    socket.end(`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n${headers}\r\n${body}`);
+  });
+}
+
+function clientErrorStatus(error: NodeJS.ErrnoException & { rawPacket?: Buffer }): number {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 408;
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    // The head overflowed before its first line ended: the target itself is too long.
+    return error.rawPacket && !error.rawPacket.includes('\r\n') ? 414 : 431;
+  }
+  return 400;
+}

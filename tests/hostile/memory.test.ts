@@ -1,0 +1,106 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWorkspaceFixture } from '../support/fixtures';
+import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
+
+// Bodies sent many at once to the server users run (`npm start`, with its production heap cap).
+let app: AppServer;
+let key: string;
+
+// 1 MiB of the JSON that costs most to parse: hundreds of thousands of empty objects.
+const MANY_VALUES = Buffer.from(`{"a":[${Array(349_000).fill('{}').join(',')}]}`.padEnd(1024 * 1024, ' '));
+const CONCURRENT = 50;
+// What a burst may add to the warmed-up server's resident size: request bodies share a
+// 32 MiB budget (server/http/body.ts), and V8's heap is capped at 192 MB.
+const BURST_GROWTH_BYTES = 96 * 1024 * 1024;
+
+beforeAll(async () => {
+  await ensureBuild();
+  const fx = await createWorkspaceFixture();
+  key = await fx.key();
+  app = await startAppServer(process.env.DATABASE_URL!);
+  // Each route's code is loaded on its first request: that is the server's size, not the burst's.
+  await post('/v1/public/web/tasks', { authorization: `Bearer ${key}` }, Buffer.from('{"title":"Warm-up"}'));
+  await post('/api/auth/sign-in/email', { origin: app.baseUrl }, Buffer.from('{}'));
+  await post('/api/internal/keys.create', { origin: app.baseUrl }, Buffer.from('{}'));
+}, 600_000);
+
+beforeEach(() => resetPeak(app.pid));
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+function memoryFigure(pid: number, name: 'VmRSS' | 'VmHWM'): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
+}
+
+let before = 0;
+
+/** Starts counting the server's peak resident memory afresh (Linux: /proc/<pid>/clear_refs). */
+function resetPeak(pid: number): void {
+  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  before = memoryFigure(pid, 'VmRSS');
+}
+
+/** How far the server's resident memory rose above what it was at the last reset, at its peak. */
+function growth(pid: number): number {
+  return memoryFigure(pid, 'VmHWM') - before;
+}
+
+const post = (path: string, headers: Record<string, string>, body: Buffer | ReadableStream<Uint8Array>) =>
+  fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit).then(
+    async (response) => ({ status: response.status, body: await response.json() }),
+  );
+
+/** `megabytes` of spaces, sent in chunks as they are asked for. */
+function streamOf(megabytes: number): ReadableStream<Uint8Array> {
+  const chunk = new Uint8Array(64 * 1024).fill(0x20);
+  let left = (megabytes * 1024 * 1024) / chunk.length;
+  return new ReadableStream({
+    pull(controller) {
+      if (left-- > 0) controller.enqueue(chunk);
+      else controller.close();
+    },
+  });
+}
+
+async function stillServes(): Promise<number> {
+  return (await fetch(`${app.baseUrl}/v1/public/web/statuses`, { headers: { authorization: `Bearer ${key}` } })).status;
+}
+
+describe('many large bodies at once', () => {
+  it(`${CONCURRENT} without a key and ${CONCURRENT} with one: each gets its answer, the server stays up within its memory`, async () => {
+    const answers = await Promise.all([
+      ...Array.from({ length: CONCURRENT }, () => post('/v1/public/web/tasks', { authorization: `Bearer tk_${randomBytes(20).toString('hex')}` }, MANY_VALUES)),
+      ...Array.from({ length: CONCURRENT }, () => post('/v1/public/web/tasks', { authorization: `Bearer ${key}` }, MANY_VALUES)),
+    ]);
+
+    // One client address: past the bad-key limit its 401s turn into 429s.
+    expect(answers.slice(0, CONCURRENT).map((answer) => answer.status).sort()).toEqual([...Array(30).fill(401), ...Array(CONCURRENT - 30).fill(429)]);
+    expect(answers.slice(CONCURRENT).map((answer) => answer.body)).toEqual(
+      Array(CONCURRENT).fill({ statusCode: 400, message: 'Request body holds more than 1000 JSON values' }),
+    );
+    expect(await stillServes()).toBe(200);
+    expect(growth(app.pid)).toBeLessThan(BURST_GROWTH_BYTES);
+  }, 120_000);
+
+  it(`${CONCURRENT} sign-ins streaming 20 MB each, without a length, answer 413 and the server stays up`, async () => {
+    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => post('/api/auth/sign-in/email', { origin: app.baseUrl }, streamOf(20))));
+
+    expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(413));
+    expect(await stillServes()).toBe(200);
+    expect(growth(app.pid)).toBeLessThan(BURST_GROWTH_BYTES);
+  }, 120_000);
+
+  it(`${CONCURRENT} settings calls of 20 MB each answer 413 and the server stays up`, async () => {
+    const huge = Buffer.alloc(20 * 1024 * 1024, ' ');
+    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => post('/api/internal/keys.create', { origin: app.baseUrl }, huge)));
+
+    expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(413));
+    expect(await stillServes()).toBe(200);
+    expect(growth(app.pid)).toBeLessThan(BURST_GROWTH_BYTES);
+  }, 120_000);
+});

@@ -1,0 +1,72 @@
+import net from 'node:net';
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * Sends `head` and `body` as written, on a connection of its own (from
+ * `localAddress` if given), and reads the first answer: for requests a
+ * well-behaved client library would refuse to send.
+ */
+export async function rawRequest(baseUrl: string, head: string, body: Buffer | string = '', localAddress?: string): Promise<RawResponse> {
+  const [response] = await rawExchange(baseUrl, [head, body], 1, { localAddress, headRequest: head.startsWith('HEAD ') });
+  return response!;
+}
+
+/** Writes `parts` in order on one connection and reads `answers` answers from it. */
+export function rawExchange(
+  baseUrl: string,
+  parts: (Buffer | string)[],
+  answers: number,
+  options: { localAddress?: string; headRequest?: boolean } = {},
+): Promise<RawResponse[]> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port), localAddress: options.localAddress });
+    let received = Buffer.alloc(0);
+    const responses: RawResponse[] = [];
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`${responses.length} of ${answers} answers, then nothing: ${received.toString('latin1').slice(0, 200)}`));
+    }, 20_000);
+    socket.on('data', (chunk: Buffer) => {
+      received = Buffer.concat([received, chunk]);
+      for (let parsed = parse(received, options.headRequest); parsed; parsed = parse(received, options.headRequest)) {
+        responses.push(parsed.response);
+        received = received.subarray(parsed.length);
+      }
+      if (responses.length >= answers) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve(responses);
+      }
+    });
+    socket.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    for (const part of parts) if (part.length > 0) socket.write(part);
+  });
+}
+
+function parse(received: Buffer, headRequest = false): { response: RawResponse; length: number } | null {
+  const end = received.indexOf('\r\n\r\n');
+  if (end === -1) return null;
+  const [statusLine = '', ...lines] = received.subarray(0, end).toString('latin1').split('\r\n');
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  // An answer to HEAD announces the length GET would have, and has no body.
+  const length = headRequest || headers['content-length'] === undefined ? 0 : Number(headers['content-length']);
+  const rest = received.subarray(end + 4);
+  if (rest.length < length) return null;
+  return {
+    response: { status: Number(statusLine.split(' ')[1]), headers, body: rest.subarray(0, length).toString('utf8') },
+    length: end + 4 + length,
+  };
+}
