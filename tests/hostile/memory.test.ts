@@ -103,4 +103,24 @@ describe('many large bodies at once', () => {
     expect(await stillServes()).toBe(200);
     expect(growth(app.pid)).toBeLessThan(BURST_GROWTH_BYTES);
   }, 120_000);
+
+  it(`${CONCURRENT} page posts of 20 MB each as server actions answer a 4xx and the server stays up`, async () => {
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENT }, () =>
+        fetch(`${app.baseUrl}/sign-in`, {
+          method: 'POST',
+          headers: { origin: app.baseUrl, 'next-action': 'f'.repeat(42), 'content-type': 'text/plain;charset=UTF-8' },
+          body: streamOf(20),
+          duplex: 'half',
+        } as RequestInit).then(async (response) => {
+          await response.arrayBuffer();
+          return response.status;
+        }),
+      ),
+    );
+
+    expect(answers.every((status) => status >= 400 && status < 500)).toBe(true);
+    expect(await stillServes()).toBe(200);
+    expect(growth(app.pid)).toBeLessThan(BURST_GROWTH_BYTES);
+  }, 120_000);
 });
