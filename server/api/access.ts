@@ -6,6 +6,7 @@ import type { Scope } from '../keys/scopes';
 import { logEvent } from '../log';
 import type { RateLimitDecision } from '../ratelimit/limiter';
 import { limits } from '../ratelimit/limits';
+import { INVALID_KEY, missingScope, outsideProjectScope, PROJECT_NOT_FOUND, TOO_MANY_REQUESTS } from './messages';
 
 /** What one public API request carries through its checks; read back to set response headers. */
 export interface RequestState {
@@ -35,7 +36,6 @@ interface Authenticated {
   project: KeyProject | null;
 }
 
-const INVALID_KEY = 'Invalid API key';
 // Addresses over the bad-key limit, answered without asking the limiter's store
 // until their window ends; swept past this size, so many addresses cannot grow it for ever.
 const blockedAddresses = new Map<string, RateLimitDecision>();
@@ -52,11 +52,11 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
   state.authenticated ??= await authenticate(state, typeof projectSlug === 'string' ? projectSlug : '');
   const { principal, project } = state.authenticated;
 
-  if (!principal.scopes.includes(scope)) throw forbidden(`Missing required scope: ${scope}`);
+  if (!principal.scopes.includes(scope)) throw forbidden(missingScope(scope));
 
-  if (!project) throw notFound('Project not found');
+  if (!project) throw notFound(PROJECT_NOT_FOUND);
   if (principal.projectId !== null && principal.projectId !== project.id) {
-    throw forbidden(`API key does not have access to project ${project.slug}`);
+    throw forbidden(outsideProjectScope(project.slug));
   }
   return { principal, project };
 }
@@ -73,7 +73,7 @@ async function authenticate(state: RequestState, projectSlug: string): Promise<A
   if (!found) return refuseBadKey(state);
 
   state.rateLimit = await limits().perKey.limit(found.principal.keyId);
-  if (!state.rateLimit.success) throw new AppError('too_many_requests', 'Too many requests');
+  if (!state.rateLimit.success) throw new AppError('too_many_requests', TOO_MANY_REQUESTS);
   markKeyUsed(db(), found.principal.keyId, (error) => logEvent('error', 'api_key.mark_used_failed', { error }));
   return found;
 }
@@ -90,7 +90,7 @@ async function refuseBadKey(state: RequestState): Promise<never> {
   }
   if (decision.success) throw new AppError('unauthorized', INVALID_KEY);
   state.rateLimit = decision;
-  throw new AppError('too_many_requests', 'Too many requests');
+  throw new AppError('too_many_requests', TOO_MANY_REQUESTS);
 }
 
 function remember(address: string, decision: RateLimitDecision): void {

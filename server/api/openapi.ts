@@ -1,96 +1,129 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
-import { publicRouter } from './router';
+import { env } from '../env';
+import { INTERNAL_ERROR_MESSAGE, INVALID_KEY, missingScope, outsideProjectScope, PROJECT_NOT_FOUND, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS } from './messages';
 import { procedureMetas, type PublicMeta } from './operation';
+import { publicRouter } from './router';
 import { MAX_UPLOAD_BYTES } from './schemas/attachment';
 import { errorSchema } from './schemas/common';
 
-const DESCRIPTION = `Read and write the tasks, comments and attachments of a workspace's projects.
+const description = (perMinute: number) => `Read and write the tasks, comments and attachments of a workspace's projects.
 
 Authenticate every request with an API key, as \`Authorization: Bearer <key>\` (recommended) or \`X-API-Key: <key>\`.
 Keys look like \`tk_\` followed by 40 lowercase hex characters and are created in the workspace settings.
 
-Every error has the body \`{statusCode, message}\`. Each key may make 60 requests per minute (sliding window);
+Every error has the body \`{statusCode, message}\`. Each key may make ${perMinute} requests per minute (sliding window);
 every keyed response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`
 (Unix seconds), and a 429 carries \`Retry-After\` in seconds.
 
 This interface is in beta: paths and shapes may change before 1.0; breaking changes are announced first.`;
 
-type Operation = {
-  responses: Record<string, { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: unknown }> }>;
-  requestBody?: unknown;
-};
+const TAGS = [
+  { name: 'Lookups', description: 'The statuses, labels and members a task can refer to.' },
+  { name: 'Tasks', description: 'List, read, create, update and delete tasks.' },
+  { name: 'Comments', description: "A task's comments, oldest first." },
+  { name: 'Attachments', description: "A task's files, up to 10 MB each, downloaded through links valid for an hour." },
+];
 
-const integerHeader = (description: string) => ({ description, schema: { type: 'integer' } });
-const rateLimitHeaders = {
-  'X-RateLimit-Limit': integerHeader('Requests allowed per minute for this key'),
-  'X-RateLimit-Remaining': integerHeader('Requests left in the current window'),
-  'X-RateLimit-Reset': integerHeader('Unix time (seconds) at which the current window ends'),
-};
+type Header = { description: string; schema: { type: 'integer' | 'string' } };
+type Response = { description: string; headers?: Record<string, { $ref: string }>; content?: Record<string, unknown> };
+type Operation = { responses: Record<string, Response>; requestBody?: unknown; security?: unknown };
 
-let cached: OpenAPIObject | undefined;
+const HEADERS: Record<string, Header> = {
+  'X-Request-Id': { description: 'Identifies the request in the server log', schema: { type: 'string' } },
+  'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
+  'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  'WWW-Authenticate': { description: 'The authentication scheme to use: `Bearer`', schema: { type: 'string' } },
+};
+const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+
+let cached: { key: string; document: OpenAPIObject } | undefined;
 
 /**
- * The OpenAPI 3.1 document, generated from the procedures' zod schemas. The
- * library describes errors in its own shape; they are rewritten here to ours,
- * with the success codes and headers our handlers really send.
+ * The OpenAPI 3.1 document, generated from the procedures' zod schemas and their
+ * metadata. The library describes errors in its own shape; they are rewritten
+ * here to ours, every status an operation can answer with the messages the server
+ * sends (messages.ts), and the success codes and headers the handlers really send.
  */
 export function openApiDocument(): OpenAPIObject {
-  if (cached) return cached;
+  const { appUrl, rateLimitPerMinute } = env();
+  const key = `${appUrl} ${rateLimitPerMinute}`;
+  if (cached?.key === key) return cached.document;
   const document = generateOpenApiDocument<PublicMeta>(publicRouter, {
     title: 'Task Management Public API',
-    description: DESCRIPTION,
+    description: description(rateLimitPerMinute),
     version: '0.0.1',
-    // Relative, so the document is right on every deployment and preview that serves it.
-    baseUrl: '/v1/public',
+    contact: { name: 'Task API', url: `${appUrl}/docs` },
+    license: { name: 'Proprietary', url: `${appUrl}/docs` },
+    // Absolute, so that mock servers, proxies and generated clients need no editing.
+    baseUrl: `${appUrl}/v1/public`,
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <key>' },
-      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+      apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'X-API-Key: <key>' },
     },
-    defs: { Error: errorSchema },
+    defs: { ApiError: errorSchema },
   });
-  const metaByPath = new Map(
-    [...procedureMetas(publicRouter).values()].map((meta) => [`${meta.openapi?.method.toLowerCase()} ${meta.openapi?.path}`, meta]),
-  );
+  const metaByPath = new Map([...procedureMetas(publicRouter).values()].map((meta) => [`${meta.openapi?.method.toLowerCase()} ${meta.openapi?.path}`, meta]));
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       const meta = metaByPath.get(`${method} ${path}`);
-      rewriteResponses(operation, meta?.successStatus ?? 200);
+      if (!meta?.scope) throw new Error(`No scope for ${method.toUpperCase()} ${path}`);
+      operation.responses = responses(operation, meta);
       // A key may be sent in either header; OpenAPI lists alternatives as separate requirements.
-      (operation as { security?: unknown }).security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+      operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
       if (method === 'post' && path.endsWith('/attachments')) operation.requestBody = uploadBody;
     }
   }
   // The library's own error shapes are referenced no more: only ours is described.
-  const schemas = document.components?.schemas ?? {};
-  for (const name of Object.keys(schemas)) if (name.startsWith('error.')) delete schemas[name];
-  cached = document;
+  const components = (document.components ??= {});
+  for (const name of Object.keys(components.schemas ?? {})) if (name.startsWith('error.')) delete components.schemas![name];
+  components.headers = HEADERS;
+  document.tags = TAGS;
+  Object.assign(document, { 'x-ratelimit': { limit: rateLimitPerMinute, window: '60s', per: 'API key', algorithm: 'sliding window' } });
+  cached = { key, document };
   return document;
 }
 
-function rewriteResponses(operation: Operation, successStatus: number) {
-  const responses: Operation['responses'] = {};
+function responses(operation: Operation, meta: PublicMeta): Record<string, Response> {
+  const result: Record<string, Response> = {};
   for (const [code, response] of Object.entries(operation.responses)) {
-    const status = Number(code);
-    if (status < 400) {
-      responses[String(status === 200 ? successStatus : status)] = {
-        ...response,
-        headers: { ...response.headers, ...rateLimitHeaders },
-      };
-      continue;
-    }
-    responses[code] = {
-      description: response.description,
-      headers: status === 429 ? { ...rateLimitHeaders, 'Retry-After': integerHeader('Seconds to wait before retrying') } : undefined,
-      content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
-    };
+    if (Number(code) >= 400) continue;
+    result[String(meta.successStatus ?? Number(code))] = { ...response, headers: headerRefs('X-Request-Id', ...RATE_LIMIT) };
   }
-  responses['400'] ??= errorResponse('Invalid input');
-  responses['500'] = errorResponse('Internal server error (details are logged with the X-Request-Id)');
-  operation.responses = responses;
+  const errors = meta.errors ?? {};
+  const keyed = ['X-Request-Id', ...RATE_LIMIT];
+  if (errors[400]) result['400'] = errorResponse(400, errors[400], keyed);
+  result['401'] = errorResponse(401, [INVALID_KEY], ['X-Request-Id', 'WWW-Authenticate']);
+  result['403'] = errorResponse(403, [missingScope(meta.scope!), outsideProjectScope('<slug>')], keyed);
+  result['404'] = errorResponse(404, [PROJECT_NOT_FOUND, ...(errors[404] ?? [])], keyed);
+  if (errors[413]) result['413'] = errorResponse(413, errors[413], keyed);
+  if (errors[415]) result['415'] = errorResponse(415, errors[415], keyed);
+  result['429'] = errorResponse(429, [TOO_MANY_REQUESTS], [...keyed, 'Retry-After']);
+  result['500'] = errorResponse(500, [INTERNAL_ERROR_MESSAGE], ['X-Request-Id'], 'The details are logged with the X-Request-Id');
+  result['503'] = errorResponse(503, [SERVICE_UNAVAILABLE], ['X-Request-Id', 'Retry-After'], 'A dependency is unreachable, or the server is busy');
+  return result;
 }
 
-function errorResponse(description: string) {
-  return { description, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+/** An error response listing each message the server sends with this status, as an example of its own. */
+function errorResponse(status: number, messages: string[], headers: string[], note?: string): Response {
+  const listed = messages.map((message) => `\`${message}\``).join(', ');
+  return {
+    description: note ? `${listed}. ${note}.` : listed,
+    headers: headerRefs(...headers),
+    content: {
+      'application/json': {
+        schema: { $ref: '#/components/schemas/ApiError' },
+        examples: Object.fromEntries(messages.map((message, i) => [exampleName(message, i), { value: { statusCode: status, message } }])),
+      },
+    },
+  };
+}
+
+function exampleName(message: string, index: number): string {
+  const words = message.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+  return `${words || 'error'}${index > 0 ? `-${index}` : ''}`;
 }
 
 const uploadBody = {

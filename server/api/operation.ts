@@ -1,24 +1,35 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Scope } from '../keys/scopes';
+import { BODY_NOT_JSON, BODY_NOT_OBJECT, BODY_TOO_LARGE, BODY_TOO_MANY_VALUES, JSON_CONTENT_TYPE, unknownFields } from './messages';
+
+/** Statuses an operation may add to those every operation can answer (see openapi.ts). */
+export type OperationErrors = Partial<Record<400 | 404 | 413 | 415, string[]>>;
 
 /** `scope` is set by the procedure builder (server/api/trpc.ts), the rest by `operation`. */
-export type PublicMeta = OpenApiMeta<{ successStatus?: 200 | 201; scope?: Scope }>;
+export type PublicMeta = OpenApiMeta<{ successStatus?: 200 | 201; scope?: Scope; errors?: OperationErrors }>;
 
-const BASE_ERRORS = {
-  401: 'Invalid API key: missing, malformed, unknown, revoked or expired',
-  403: 'Missing required scope, or project outside the key\'s project scope',
-  404: 'Project not found',
-  429: 'Too many requests; see Retry-After',
-} as const;
+/** What any JSON body can be refused for, before its fields are looked at. */
+const JSON_BODY_ERRORS: OperationErrors = {
+  400: [BODY_NOT_JSON, BODY_NOT_OBJECT, BODY_TOO_MANY_VALUES, unknownFields(['<name>'])],
+  413: [BODY_TOO_LARGE],
+  415: [JSON_CONTENT_TYPE],
+};
 
-/** The OpenAPI metadata of a public operation; every one needs a key. */
+/**
+ * The OpenAPI metadata of a public operation; every one needs a key. `errors`
+ * lists the messages it may answer besides those of every operation (401, 403,
+ * 404 `Project not found`, 429, 500, 503); a POST or PATCH with a JSON body also
+ * answers those of any JSON body.
+ */
 export function operation(
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: `/${string}`,
-  options: { summary: string; tag: string; description?: string; successStatus?: 201; errors?: Record<number, string> },
+  options: { summary: string; tag: string; description?: string; successStatus?: 201; errors?: OperationErrors; multipart?: true },
 ): PublicMeta {
+  const errors = method === 'POST' || method === 'PATCH' ? mergeErrors(options.multipart ? {} : JSON_BODY_ERRORS, options.errors ?? {}) : (options.errors ?? {});
   return {
     successStatus: options.successStatus,
+    errors,
     openapi: {
       method,
       path,
@@ -26,9 +37,17 @@ export function operation(
       summary: options.summary,
       description: options.description,
       tags: [options.tag],
-      errorResponses: { ...BASE_ERRORS, ...options.errors },
     },
   };
+}
+
+function mergeErrors(first: OperationErrors, second: OperationErrors): OperationErrors {
+  const merged: OperationErrors = {};
+  for (const status of [400, 404, 413, 415] as const) {
+    const messages = [...(first[status] ?? []), ...(second[status] ?? [])];
+    if (messages.length > 0) merged[status] = messages;
+  }
+  return merged;
 }
 
 /** The metadata of every procedure of a router, by procedure path (`tasks.create`). */

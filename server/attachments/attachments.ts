@@ -5,7 +5,7 @@ import { storage } from '../storage/storage';
 import { findTaskId } from '../tasks/get';
 
 export const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
-const ATTACHMENT_NOT_FOUND = 'Attachment not found';
+export const ATTACHMENT_NOT_FOUND = 'Attachment not found';
 
 interface AttachmentRow {
   id: string;

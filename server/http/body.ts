@@ -1,3 +1,4 @@
+import { BODY_TOO_LARGE, SERVICE_UNAVAILABLE } from '../api/messages';
 import { AppError } from '../errors';
 import { createMemoryBudget } from './memory-budget';
 
@@ -13,8 +14,6 @@ const BUDGET_WAIT_MS = 5_000;
 
 const budget = createMemoryBudget(BODY_BUDGET_BYTES);
 
-export const BODY_TOO_LARGE = 'Request body too large';
-export const SERVER_BUSY = 'Service temporarily unavailable';
 
 export interface HeldBody {
   bytes: Buffer;
@@ -33,7 +32,7 @@ export async function readLimitedBody(req: Request, limit: number): Promise<Held
   if (!req.body) return { bytes: Buffer.alloc(0), release: () => {} };
   const expected = Number.isInteger(declared) && declared >= 0 ? declared : limit;
   const release = await budget.reserve(expected * HELD_PER_BYTE, BUDGET_WAIT_MS);
-  if (!release) throw new AppError('unavailable', SERVER_BUSY);
+  if (!release) throw new AppError('unavailable', SERVICE_UNAVAILABLE);
   try {
     return { bytes: await readUpTo(req.body, limit), release };
   } catch (error) {
@@ -48,7 +47,7 @@ const STREAMED_BODY_BYTES = 1024 * 1024;
 /** Reserves a streamed body's share of the budget; call the function it resolves with once the request is answered. */
 export async function holdStreamedBody(): Promise<() => void> {
   const release = await budget.reserve(STREAMED_BODY_BYTES, BUDGET_WAIT_MS);
-  if (!release) throw new AppError('unavailable', SERVER_BUSY);
+  if (!release) throw new AppError('unavailable', SERVICE_UNAVAILABLE);
   return release;
 }
 

@@ -1,5 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
+import { BODY_NOT_JSON, BODY_TOO_LARGE, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from '../api/messages';
 import { AppError, type AppErrorKind } from '../errors';
 import { logEvent } from '../log';
 
@@ -24,14 +25,14 @@ const STATUS: Record<AppErrorKind, number> = {
 
 // Errors tRPC or trpc-to-openapi raise by themselves, before our code runs.
 const FRAMEWORK: Partial<Record<TRPCError['code'], PublicError>> = {
-  PARSE_ERROR: { statusCode: 400, message: 'Request body is not valid JSON' },
+  PARSE_ERROR: { statusCode: 400, message: BODY_NOT_JSON },
   NOT_FOUND: { statusCode: 404, message: 'Not found' },
   METHOD_NOT_SUPPORTED: { statusCode: 405, message: 'Method not allowed' },
-  UNSUPPORTED_MEDIA_TYPE: { statusCode: 415, message: 'Content-Type must be application/json' },
-  PAYLOAD_TOO_LARGE: { statusCode: 413, message: 'Request body too large' },
+  UNSUPPORTED_MEDIA_TYPE: { statusCode: 415, message: JSON_CONTENT_TYPE },
+  PAYLOAD_TOO_LARGE: { statusCode: 413, message: BODY_TOO_LARGE },
 };
 
-export const INTERNAL_ERROR: PublicError = { statusCode: 500, message: 'Internal server error' };
+export const INTERNAL_ERROR: PublicError = { statusCode: 500, message: INTERNAL_ERROR_MESSAGE };
 
 export function appErrorToPublic(error: AppError): PublicError {
   return { statusCode: STATUS[error.kind], message: error.message };

@@ -1,25 +1,19 @@
+import { BODY_NOT_JSON, BODY_NOT_OBJECT, BODY_TOO_MANY_VALUES, JSON_CONTENT_TYPE, MAX_JSON_VALUES } from '../api/messages';
 import { AppError, badRequest } from '../errors';
 
 /**
- * Values (objects, arrays and their members) a JSON body may hold. The largest
- * valid body, a task with 5 assignees and 50 labels, holds under a hundred; a
- * megabyte of `[{},{},…]` holds 350,000, and parsing several such bodies at once
- * took tens of megabytes of heap each. Counted before parsing.
- */
-export const MAX_JSON_VALUES = 1_000;
-
-/** The body of a JSON request as an object, or why it cannot be one. */
+ * The body of a JSON request as an object, or why it cannot be one. */
 export function parseJsonObject(contentType: string | null, bytes: Buffer): Record<string, unknown> {
-  if (!isJson(contentType)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
+  if (!isJson(contentType)) throw new AppError('unsupported_media_type', JSON_CONTENT_TYPE);
   const text = new TextDecoder().decode(bytes);
-  if (!hasAtMostValues(text, MAX_JSON_VALUES)) throw badRequest(`Request body holds more than ${MAX_JSON_VALUES} JSON values`);
+  if (!hasAtMostValues(text, MAX_JSON_VALUES)) throw badRequest(BODY_TOO_MANY_VALUES);
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw badRequest('Request body is not valid JSON');
+    throw badRequest(BODY_NOT_JSON);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest('Request body must be a JSON object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw badRequest(BODY_NOT_OBJECT);
   return value as Record<string, unknown>;
 }
 
@@ -30,6 +24,9 @@ export function isJson(contentType: string | null): boolean {
 /**
  * Whether `text` opens at most `max` objects, arrays and members, counting the
  * brackets, colons and commas outside strings; malformed text is left to the parser.
+ * The largest valid body, a task with 5 assignees and 50 labels, holds under a
+ * hundred values; a megabyte of `[{},{},…]` holds 350,000, and parsing several such
+ * bodies at once took tens of megabytes of heap each.
  */
 function hasAtMostValues(text: string, max: number): boolean {
   let count = 0;

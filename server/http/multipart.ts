@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
+import { filePartRequired, MULTIPART_INCOMPLETE, MULTIPART_MALFORMED, oneFilePartOnly, BODY_TOO_LARGE } from '../api/messages';
 import { AppError, badRequest } from '../errors';
 
 export interface FilePart {
@@ -27,9 +28,6 @@ export type FileReader = <T>(
   undo: (result: T) => void,
 ) => Promise<T>;
 
-const MALFORMED = 'Request body is not valid multipart/form-data';
-const INCOMPLETE = 'Request body ended before the upload was complete';
-const BODY_TOO_LARGE = 'Request body too large';
 
 /** A reader for this request's body; null unless it is multipart/form-data with a boundary. */
 export function fileReader(headers: Headers, limits: FileLimits): FileReader | null {
@@ -77,8 +75,8 @@ async function readFile<T>(
         consume({ filename: info.filename, mimeType: info.mimeType, body: Readable.toWeb(stream) as ReadableStream<Uint8Array> }))();
       consumed.catch(reject);
     });
-    parser.on('filesLimit', () => reject(badRequest(`${limits.field}: only one file part is allowed`)));
-    parser.on('error', () => reject(badRequest(MALFORMED)));
+    parser.on('filesLimit', () => reject(badRequest(oneFilePartOnly(limits.field))));
+    parser.on('error', () => reject(badRequest(MULTIPART_MALFORMED)));
     parser.on('close', resolve);
     source.on('error', reject);
     source.pipe(parser);
@@ -95,7 +93,7 @@ async function readFile<T>(
     if (consumed) await consumed.then(undo, () => undefined);
     throw error;
   }
-  if (!consumed) throw badRequest(`${limits.field}: a file part named ${limits.field} is required`);
+  if (!consumed) throw badRequest(filePartRequired(limits.field));
   return consumed;
 }
 
@@ -109,7 +107,7 @@ async function* capped(body: ReadableStream<Uint8Array> | null, limit: number): 
     try {
       chunk = await reader.read();
     } catch {
-      throw badRequest(INCOMPLETE);
+      throw badRequest(MULTIPART_INCOMPLETE);
     }
     if (chunk.done) return;
     total += chunk.value.byteLength;

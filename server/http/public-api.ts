@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { admit, type RequestState } from '../api/access';
-import { UPLOAD_AS_MULTIPART } from '../api/routers/attachments';
+import { JSON_CONTENT_TYPE, unknownFields, UPLOAD_AS_MULTIPART } from '../api/messages';
 import { findRoute, type HttpMethod } from '../api/routes';
 import { AppError, badRequest } from '../errors';
 import { readLimitedBody } from './body';
@@ -9,7 +9,7 @@ import { answerError, INTERNAL_ERROR, type PublicError } from './errors';
 import { isJson, parseJsonObject } from './json-body';
 import { callProcedure } from './openapi-caller';
 import { PUBLIC_API_PREFIX, normalizePath } from './paths';
-import { errorResponse, responseHeaders } from './respond';
+import { errorResponse, preflightResponse } from './respond';
 import { handleUpload, isUploadRoute } from './upload';
 
 // Descriptions may hold 100,000 characters of up to 4 bytes each, plus the rest.
@@ -35,10 +35,8 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
   if ('allowed' in route) {
     if (route.allowed.length === 0) return errorResponse(state, NOT_FOUND);
     const allow = allowHeader(route.allowed);
-    if (method === 'OPTIONS') return new Response(null, { status: 204, headers: { ...responseHeaders(state, 204), Allow: allow } });
-    const refused = errorResponse(state, { statusCode: 405, message: `Method ${method} is not allowed here; use ${allow}` });
-    refused.headers.set('Allow', allow);
-    return refused;
+    if (method === 'OPTIONS') return preflightResponse(state, allow);
+    return errorResponse(state, { statusCode: 405, message: `Method ${method} is not allowed here; use ${allow}` }, { Allow: allow });
   }
 
   let releaseBody: (() => void) | undefined;
@@ -51,7 +49,7 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
     let body: Record<string, unknown> | undefined;
     if (method === 'POST' || method === 'PATCH') {
       const contentType = req.headers.get('content-type');
-      if (!isJson(contentType)) throw new AppError('unsupported_media_type', 'Content-Type must be application/json');
+      if (!isJson(contentType)) throw new AppError('unsupported_media_type', JSON_CONTENT_TYPE);
       const held = await readLimitedBody(req, MAX_JSON_BODY_BYTES);
       releaseBody = held.release;
       body = withoutPathParams(parseJsonObject(contentType, held.bytes));
@@ -94,7 +92,7 @@ function decodeParam(value: string | undefined): string {
 /** The body may not smuggle in a path parameter: the path names the resource. */
 function withoutPathParams(body: Record<string, unknown>): Record<string, unknown> {
   const smuggled = PATH_PARAMS.filter((name) => Object.hasOwn(body, name));
-  if (smuggled.length > 0) throw badRequest(`Unknown field${smuggled.length > 1 ? 's' : ''}: ${smuggled.join(', ')}`);
+  if (smuggled.length > 0) throw badRequest(unknownFields(smuggled));
   return body;
 }
 

@@ -1,8 +1,20 @@
 import { rateLimitHeaders, type RequestState } from '../api/access';
 import type { PublicError } from './errors';
 
-export function errorResponse(state: RequestState, error: PublicError): Response {
-  return Response.json(error, { status: error.statusCode, headers: responseHeaders(state, error.statusCode) });
+/**
+ * CORS as GitHub's API does it: any origin may call, never with credentials (keys
+ * travel in headers a page sets itself, not in cookies), and a page may read the
+ * headers that say how to retry and how to report a problem.
+ */
+const CORS_HEADERS = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Expose-Headers': 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, WWW-Authenticate',
+};
+const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type';
+const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
+
+export function errorResponse(state: RequestState, error: PublicError, extra: Record<string, string> = {}): Response {
+  return Response.json(error, { status: error.statusCode, headers: { ...responseHeaders(state, error.statusCode), ...extra } });
 }
 
 export function responseHeaders(state: RequestState, status: number): Record<string, string> {
@@ -10,6 +22,22 @@ export function responseHeaders(state: RequestState, status: number): Record<str
     'X-Request-Id': state.requestId,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
+    ...CORS_HEADERS,
+    ...(status === 401 && { 'WWW-Authenticate': 'Bearer' }),
     ...rateLimitHeaders(state.rateLimit, status),
   };
+}
+
+/** The answer to OPTIONS on a known path: a CORS preflight, or a client asking what it may do. */
+export function preflightResponse(state: RequestState, allow: string): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...responseHeaders(state, 204),
+      Allow: allow,
+      'Access-Control-Allow-Methods': allow,
+      'Access-Control-Allow-Headers': PREFLIGHT_ALLOWED_HEADERS,
+      'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
+    },
+  });
 }

@@ -1,5 +1,5 @@
 import { admit, type RequestState } from '../api/access';
-import { UPLOAD_AS_MULTIPART } from '../api/routers/attachments';
+import { fileTooLarge, UPLOAD_AS_MULTIPART } from '../api/messages';
 import type { RouteMatch } from '../api/routes';
 import { MAX_UPLOAD_BYTES } from '../api/schemas/attachment';
 import { cleanFilename } from '../attachments/filename';
@@ -24,7 +24,7 @@ const LIMITS: FileLimits = {
   field: 'file',
   fileBytes: MAX_UPLOAD_BYTES,
   bodyBytes: MAX_UPLOAD_BYTES + MULTIPART_ALLOWANCE_BYTES,
-  fileTooLarge: `File too large: the limit is ${MAX_UPLOAD_BYTES / (1024 * 1024)} MB (${MAX_UPLOAD_BYTES} bytes)`,
+  fileTooLarge: fileTooLarge(MAX_UPLOAD_BYTES),
 };
 
 /** POST /v1/public/{projectSlug}/tasks/{taskId}/attachments, whose multipart body tRPC cannot take. */

@@ -1,9 +1,16 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { createElement, type ReactElement } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import DocsPage from '../../app/docs/page';
 import { procedureMetas } from '../../server/api/operation';
 import { openApiDocument } from '../../server/api/openapi';
+import { env } from '../../server/env';
 import { publicRouter } from '../../server/api/router';
 import { startTestServer, type TestServer } from '../support/http';
 
@@ -22,7 +29,7 @@ const OPERATIONS = [
   'POST /{projectSlug}/tasks/{taskId}/attachments',
 ];
 const CREATED = ['POST /{projectSlug}/tasks', 'POST /{projectSlug}/tasks/{taskId}/comments', 'POST /{projectSlug}/tasks/{taskId}/attachments'];
-const ERROR_REF = '#/components/schemas/Error';
+const ERROR_REF = '#/components/schemas/ApiError';
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 let server: TestServer;
@@ -37,6 +44,17 @@ beforeAll(async () => {
 
 afterAll(() => server.close());
 
+function operationNamed(name: string): any {
+  return operations().find(([n]) => n === name)![1];
+}
+
+/** The messages an operation's document lists for `status`, as its examples give them. */
+function messagesOf(operation: any, status: string): string[] {
+  return Object.values(operation.responses[status].content['application/json'].examples as Record<string, { value: { message: string } }>).map(
+    ({ value }) => value.message,
+  );
+}
+
 /** Every operation of the document as [`METHOD /path`, operation]. */
 function operations(): [string, any][] {
   return Object.entries(document.paths as Record<string, Record<string, any>>).flatMap(([path, item]) =>
@@ -50,11 +68,11 @@ describe('GET /v1/public/openapi.json', () => {
     expect(served.headers.get('content-type')).toMatch(/^application\/json/);
   });
 
-  it('is OpenAPI 3.1 with version 0.0.1 and the /v1/public base path', () => {
+  it('is OpenAPI 3.1 with version 0.0.1 and the absolute /v1/public base URL of the deployment', () => {
     expect(document.openapi).toMatch(/^3\.1\.\d+$/);
     expect(document.info.version).toBe('0.0.1');
     expect(document.info.title).toBeTruthy();
-    expect(document.servers).toEqual([{ url: '/v1/public' }]);
+    expect(document.servers).toEqual([{ url: `${env().appUrl}/v1/public` }]);
   });
 
   it('describes exactly the twelve operations', () => {
@@ -71,27 +89,126 @@ describe('GET /v1/public/openapi.json', () => {
     }
   });
 
-  it('describes the Error schema as {statusCode, message} and nothing else', () => {
-    expect(document.components.schemas.Error).toMatchObject({
+  it('describes the ApiError schema as {statusCode, message} and nothing else', () => {
+    expect(document.components.schemas.ApiError).toMatchObject({
       type: 'object',
       properties: { statusCode: { type: 'integer' }, message: { type: 'string' } },
       required: ['statusCode', 'message'],
       additionalProperties: false,
     });
     // The library's own error shapes ({message, code, issues}) are not described.
-    expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.'))).toEqual([]);
+    expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.') || name === 'Error')).toEqual([]);
   });
 
-  it('every error response of every operation has the Error schema; 401, 403, 429 and 500 are always listed', () => {
+  it('every operation declares 401, 403, 404, 429, 500 and 503 with the ApiError schema and the messages as examples', () => {
     for (const [name, operation] of operations()) {
       const errors = Object.entries(operation.responses as Record<string, any>).filter(([status]) => Number(status) >= 400);
-      expect(errors.map(([status]) => status), name).toEqual(expect.arrayContaining(['400', '401', '403', '429', '500']));
+      expect(errors.map(([status]) => status), name).toEqual(expect.arrayContaining(['401', '403', '404', '429', '500', '503']));
       for (const [status, response] of errors) {
-        expect(response.content, `${name} ${status}`).toEqual({ 'application/json': { schema: { $ref: ERROR_REF } } });
-        expect(response.description, `${name} ${status}`).toBeTruthy();
+        const json = response.content['application/json'];
+        expect(json.schema, `${name} ${status}`).toEqual({ $ref: ERROR_REF });
+        const examples = Object.values(json.examples as Record<string, { value: { statusCode: number; message: string } }>);
+        expect(examples.length, `${name} ${status}`).toBeGreaterThan(0);
+        for (const { value } of examples) {
+          expect(value.statusCode).toBe(Number(status));
+          expect(response.description, `${name} ${status}`).toContain(value.message);
+        }
+      }
+      expect(messagesOf(operation, '401')).toEqual(['Invalid API key']);
+      expect(messagesOf(operation, '429')).toEqual(['Too many requests']);
+      expect(messagesOf(operation, '503')).toEqual(['Service temporarily unavailable']);
+    }
+  });
+
+  it('403 names the scope the operation needs', () => {
+    expect(messagesOf(operationNamed('DELETE /{projectSlug}/tasks/{taskId}'), '403')).toEqual([
+      'Missing required scope: task:update',
+      'API key does not have access to project <slug>',
+    ]);
+    expect(messagesOf(operationNamed('POST /{projectSlug}/tasks/{taskId}/attachments'), '403')[0]).toBe('Missing required scope: task:create');
+  });
+
+  it('404 names what each operation looks up', () => {
+    expect(messagesOf(operationNamed('GET /{projectSlug}/statuses'), '404')).toEqual(['Project not found']);
+    expect(messagesOf(operationNamed('PATCH /{projectSlug}/tasks/{taskId}'), '404')).toEqual(['Project not found', 'Task not found']);
+    expect(messagesOf(operationNamed('GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}'), '404')).toEqual([
+      'Project not found',
+      'Task not found',
+      'Attachment not found',
+    ]);
+  });
+
+  it('400 is declared where input can be refused, and only there', () => {
+    const with400 = operations()
+      .filter(([, operation]) => operation.responses['400'])
+      .map(([name]) => name)
+      .sort();
+    expect(with400).toEqual(
+      [
+        'GET /{projectSlug}/tasks',
+        'POST /{projectSlug}/tasks',
+        'PATCH /{projectSlug}/tasks/{taskId}',
+        'POST /{projectSlug}/tasks/{taskId}/comments',
+        'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',
+        'POST /{projectSlug}/tasks/{taskId}/attachments',
+      ].sort(),
+    );
+    expect(messagesOf(operationNamed('POST /{projectSlug}/tasks'), '400')).toContain('Request body is not valid JSON');
+  });
+
+  it('operations with a JSON body declare 413 and 415 with the messages the server sends', () => {
+    for (const name of ['POST /{projectSlug}/tasks', 'PATCH /{projectSlug}/tasks/{taskId}', 'POST /{projectSlug}/tasks/{taskId}/comments']) {
+      expect(messagesOf(operationNamed(name), '413'), name).toEqual(['Request body too large']);
+      expect(messagesOf(operationNamed(name), '415'), name).toEqual(['Content-Type must be application/json']);
+    }
+  });
+
+  it('declares the headers: X-Request-Id on every answer, the rate limit on keyed ones, Retry-After, WWW-Authenticate', () => {
+    const names = (operation: any, status: string) => Object.keys(operation.responses[status].headers ?? {});
+    for (const [name, operation] of operations()) {
+      for (const status of Object.keys(operation.responses)) expect(names(operation, status), `${name} ${status}`).toContain('X-Request-Id');
+      for (const status of Object.keys(operation.responses).filter((s) => !['401', '500', '503'].includes(s))) {
+        expect(names(operation, status), `${name} ${status}`).toEqual(expect.arrayContaining(RATE_LIMIT_HEADERS));
+      }
+      expect(names(operation, '429')).toContain('Retry-After');
+      expect(names(operation, '503')).toContain('Retry-After');
+      expect(names(operation, '401')).toContain('WWW-Authenticate');
+    }
+    for (const header of RATE_LIMIT_HEADERS) expect(document.components.headers[header].schema).toEqual({ type: 'integer' });
+  });
+
+  it('states the configured rate limit, in words and as x-ratelimit', () => {
+    const limit = env().rateLimitPerMinute;
+    expect(document.info.description).toContain(`Each key may make ${limit} requests per minute`);
+    expect(document['x-ratelimit']).toEqual({ limit, window: '60s', per: 'API key', algorithm: 'sliding window' });
+  });
+
+  it('has tags with descriptions, a contact and a license', () => {
+    expect(document.tags.map((tag: any) => tag.name)).toEqual(['Lookups', 'Tasks', 'Comments', 'Attachments']);
+    for (const tag of document.tags) expect(tag.description).toBeTruthy();
+    expect(document.info.contact.url).toBe(`${env().appUrl}/docs`);
+    expect(document.info.license.name).toBeTruthy();
+  });
+
+  it('every path parameter carries an example', () => {
+    for (const [name, operation] of operations()) {
+      for (const parameter of (operation.parameters ?? []).filter((p: any) => p.in === 'path')) {
+        expect(parameter.schema.example ?? parameter.example, `${name} ${parameter.name}`).toBeDefined();
       }
     }
   });
+
+  it("passes Redocly's recommended rules with no error and no warning", async () => {
+    const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-openapi-')), 'openapi.json');
+    await fs.writeFile(file, JSON.stringify(document));
+    const redocly = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
+    const { stdout } = await promisify(execFile)(process.execPath, [redocly, 'lint', '--config', 'redocly.yaml', '--format', 'json', file], {
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    }).catch((error: { stdout: string }) => error);
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{')));
+    expect(report.problems.map((problem: any) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+  }, 60_000);
 
   it('the three POSTs answer 201, every other operation 200', () => {
     for (const [name, operation] of operations()) {
@@ -147,18 +264,6 @@ describe('GET /v1/public/openapi.json', () => {
     expect(query.status.schema.description).toMatch(/ignored when `statusId` is given/);
   });
 
-  it('success responses and 429s carry the rate-limit headers; 429 also Retry-After', () => {
-    for (const [name, operation] of operations()) {
-      for (const [status, response] of Object.entries(operation.responses as Record<string, any>)) {
-        if (Number(status) < 400 || status === '429') {
-          expect(Object.keys(response.headers ?? {}), `${name} ${status}`).toEqual(expect.arrayContaining(RATE_LIMIT_HEADERS));
-          for (const header of RATE_LIMIT_HEADERS) expect(response.headers[header].schema).toEqual({ type: 'integer' });
-        }
-      }
-      expect(Object.keys(operation.responses['429'].headers)).toContain('Retry-After');
-    }
-  });
-
   it('is valid per the OpenAPI 3.1 schema', async () => {
     const validator = new Validator();
     const result = await validator.validate(structuredClone(document));
@@ -171,8 +276,9 @@ describe('GET /v1/public/openapi.json', () => {
     const refs = [...JSON.stringify(document).matchAll(/"\$ref":"([^"]+)"/g)].map(([, ref]) => ref!);
     expect(refs.length).toBeGreaterThan(0);
     for (const ref of new Set(refs)) {
-      expect(ref).toMatch(/^#\/components\/schemas\//);
-      expect(document.components.schemas[ref.split('/').pop()!], ref).toBeDefined();
+      const [, kind, name] = /^#\/components\/(schemas|headers)\/(.+)$/.exec(ref) ?? [];
+      expect(kind, ref).toBeDefined();
+      expect(document.components[kind!][name!], ref).toBeDefined();
     }
   });
 
@@ -303,17 +409,19 @@ describe('API reference page (/docs)', () => {
   });
 
   it('shows responses with status, description and schema name', () => {
-    expect(text()).toMatch(/201 Successful response Headers: X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset Task/);
-    expect(text()).toMatch(/429 Too many requests; see Retry-After .*Retry-After Error/);
-    expect(html).toContain('href="#schema-Error"');
+    expect(text()).toMatch(/201 Successful response Headers: X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset Task/);
+    expect(text()).toMatch(/429 Too many requests .*Retry-After ApiError/);
+    expect(html).toContain('href="#schema-ApiError"');
   });
 
   it('has a components section with every schema, the Error schema among them', () => {
     for (const name of Object.keys(document.components.schemas)) expect(html).toContain(`id="schema-${name}"`);
-    expect(text()).toMatch(/Error Every error response has this shape\. Field Type Required Description statusCode integer yes message string yes/);
+    expect(text()).toMatch(/ApiError Every error response has this shape\. Field Type Required Description statusCode integer yes message string yes/);
   });
 
   it('needs no script and loads nothing from elsewhere', () => {
-    expect(html).not.toMatch(/<script|<link|https?:\/\//);
+    expect(html).not.toMatch(/<script|<link/);
+    // The one address on the page is the document's own base URL, shown as text.
+    expect(html.match(/https?:\/\/[^\s"<]+/g) ?? []).toEqual([`${env().appUrl}/v1/public`]);
   });
 });

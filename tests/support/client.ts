@@ -1,4 +1,6 @@
-/** A thin client for the public API, as a script would use it. */
+import { checkAgainstDocument } from './contract';
+
+/** A thin client for the public API, as a script would use it; every answer is checked against the OpenAPI document. */
 export function apiClient(baseUrl: string, key?: string) {
   async function call(method: string, path: string, options: { body?: unknown; headers?: Record<string, string> } = {}) {
     const headers: Record<string, string> = { ...options.headers };
@@ -17,6 +19,7 @@ export function apiClient(baseUrl: string, key?: string) {
     } catch {
       json = undefined;
     }
+    checkAgainstDocument(method, path, response.status, response.headers.get('content-type'), json);
     return { status: response.status, headers: response.headers, body: json, text };
   }
   return {

@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { getAttachment } from '../../attachments/attachments';
 import { db } from '../../db/client';
 import { AppError } from '../../errors';
+import { TASK_NOT_FOUND } from '../../tasks/get';
+import { ATTACHMENT_NOT_FOUND } from '../../attachments/attachments';
+import { BODY_TOO_LARGE, filePartRequired, fileTooLarge, MULTIPART_INCOMPLETE, MULTIPART_MALFORMED, oneFilePartOnly, UPLOAD_AS_MULTIPART } from '../messages';
 import { operation } from '../operation';
 import { attachmentSchema, getAttachmentInput, MAX_UPLOAD_BYTES } from '../schemas/attachment';
 import { taskPath } from '../schemas/common';
 import { projectProcedure, router } from '../trpc';
-
-export const UPLOAD_AS_MULTIPART = 'Upload the file as multipart/form-data with one part named file';
 
 export const attachmentsRouter = router({
   get: projectProcedure('task:read')
@@ -16,7 +17,7 @@ export const attachmentsRouter = router({
         summary: 'Get an attachment',
         tag: 'Attachments',
         description: 'The attachment must belong to the task. `url` downloads the file for one hour from this request.',
-        errors: { 400: 'attachmentId is not a UUID', 404: 'Project, task or attachment not found' },
+        errors: { 400: ['attachmentId: must be a UUID'], 404: [TASK_NOT_FOUND, ATTACHMENT_NOT_FOUND] },
       }),
     )
     .input(getAttachmentInput)
@@ -33,11 +34,12 @@ export const attachmentsRouter = router({
         tag: 'Attachments',
         description: `multipart/form-data with one file part named \`file\`, at most ${MAX_UPLOAD_BYTES} bytes (10 MB).`,
         successStatus: 201,
+        multipart: true,
         errors: {
-          400: 'No part named file',
-          404: 'Project or task not found',
-          413: 'File larger than 10 MB',
-          415: 'Body is not multipart/form-data',
+          400: [filePartRequired('file'), oneFilePartOnly('file'), MULTIPART_MALFORMED, MULTIPART_INCOMPLETE],
+          404: [TASK_NOT_FOUND],
+          413: [fileTooLarge(MAX_UPLOAD_BYTES), BODY_TOO_LARGE],
+          415: [UPLOAD_AS_MULTIPART],
         },
       }),
     })

@@ -1,8 +1,9 @@
 import { z } from 'zod';
 import { addComment, listComments } from '../../comments/comments';
 import { db } from '../../db/client';
+import { TASK_NOT_FOUND } from '../../tasks/get';
 import { operation } from '../operation';
-import { addCommentInput, commentSchema, listCommentsInput } from '../schemas/comment';
+import { addCommentInput, commentSchema, listCommentsInput, MAX_COMMENT } from '../schemas/comment';
 import { projectProcedure, router } from '../trpc';
 
 export const commentsRouter = router({
@@ -12,7 +13,7 @@ export const commentsRouter = router({
         summary: 'List comments',
         tag: 'Comments',
         description: 'Oldest first.',
-        errors: { 404: 'Project or task not found' },
+        errors: { 404: [TASK_NOT_FOUND] },
       }),
     )
     .input(listCommentsInput)
@@ -26,7 +27,7 @@ export const commentsRouter = router({
         tag: 'Comments',
         description: 'Attributed to the name of the API key (`authorName`).',
         successStatus: 201,
-        errors: { 400: 'Invalid or unknown body field', 404: 'Project or task not found' },
+        errors: { 400: [`content: must be 1 to ${MAX_COMMENT} characters`, 'content: must contain a non-space character'], 404: [TASK_NOT_FOUND] },
       }),
     )
     .input(addCommentInput)

@@ -2,16 +2,24 @@ import { db } from '../../db/client';
 import { reserveAnswerMemory } from '../../http/answer-memory';
 import { createTask } from '../../tasks/create';
 import { deleteTask } from '../../tasks/delete';
-import { getTask } from '../../tasks/get';
+import { getTask, TASK_NOT_FOUND } from '../../tasks/get';
 import { listTasks } from '../../tasks/list';
 import { updateTask } from '../../tasks/update';
 import { removeStoredFiles } from '../../storage/storage';
 import { operation } from '../operation';
 import { successSchema } from '../schemas/common';
-import { createTaskInput, getTaskInput, listTasksInput, taskListSchema, taskSchema, updateTaskInput } from '../schemas/task';
+import { createTaskInput, getTaskInput, listTasksInput, MAX_TITLE, taskListSchema, taskSchema, updateTaskInput } from '../schemas/task';
 import { projectProcedure, router } from '../trpc';
 
-const taskNotFound = { 404: 'Project or task not found' };
+const taskNotFound = { 404: [TASK_NOT_FOUND] };
+const badFields = {
+  400: [
+    `title: must be 1 to ${MAX_TITLE} characters`,
+    'statusId: <id> is not a status of project <slug>',
+    'assigneeIds: <id> is not a member of this workspace',
+    'labelIds: <id> is not a label available in project <slug>',
+  ],
+};
 
 export const tasksRouter = router({
   list: projectProcedure('task:read')
@@ -20,7 +28,7 @@ export const tasksRouter = router({
         summary: 'List tasks',
         tag: 'Tasks',
         description: 'Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise.',
-        errors: { 400: 'Invalid query parameter' },
+        errors: { 400: ['page: must be a whole number >= 1', 'limit: must be a whole number from 1 to 100', 'statusId: must be a UUID'] },
       }),
     )
     .input(listTasksInput)
@@ -39,7 +47,7 @@ export const tasksRouter = router({
         summary: 'Create a task',
         tag: 'Tasks',
         successStatus: 201,
-        errors: { 400: 'Invalid body field, unknown field, or an id that is not usable in this project' },
+        errors: badFields,
       }),
     )
     .input(createTaskInput)
@@ -52,7 +60,7 @@ export const tasksRouter = router({
         summary: 'Update a task',
         tag: 'Tasks',
         description: 'Only included fields change; null clears a nullable field; a list replaces the whole list.',
-        errors: { 400: 'Invalid body field, unknown field, or an id that is not usable in this project', ...taskNotFound },
+        errors: { ...badFields, ...taskNotFound },
       }),
     )
     .input(updateTaskInput)

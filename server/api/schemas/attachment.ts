@@ -14,4 +14,7 @@ export const attachmentSchema = z
   })
   .meta({ id: 'Attachment' });
 
-export const getAttachmentInput = z.object({ ...taskPath, attachmentId: uuid() });
+export const getAttachmentInput = z.object({
+  ...taskPath,
+  attachmentId: uuid().meta({ description: 'Attachment UUID, as in the task\'s `attachments`', example: '0b7f3c5e-8a51-4d6e-9a3b-5c2f1e7d9a40' }),
+});

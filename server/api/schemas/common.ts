@@ -41,4 +41,4 @@ export const errorSchema = z
     statusCode: z.number().int().meta({ example: 400 }),
     message: z.string().meta({ example: 'title: must be 1 to 500 characters' }),
   })
-  .meta({ id: 'Error', description: 'Every error response has this shape.' });
+  .meta({ id: 'ApiError', description: 'Every error response has this shape.' });

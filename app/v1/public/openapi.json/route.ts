@@ -1,7 +1,8 @@
 import { openApiDocument } from '@/server/api/openapi';
 
-export const dynamic = 'force-static';
+export const dynamic = 'force-dynamic';
 
 export function GET() {
-  return Response.json(openApiDocument());
+  // Clients generated in a browser, and reference pages on other origins, read it too.
+  return Response.json(openApiDocument(), { headers: { 'Access-Control-Allow-Origin': '*' } });
 }

@@ -1,0 +1,29 @@
+import type { Scope } from '../keys/scopes';
+
+/**
+ * The fixed messages of the public API's errors, in one place: the server answers
+ * with them and the OpenAPI document lists them (operation.ts), so the two cannot
+ * drift apart. Messages of validation errors name the field and the rule instead.
+ */
+export const INVALID_KEY = 'Invalid API key';
+export const TOO_MANY_REQUESTS = 'Too many requests';
+export const PROJECT_NOT_FOUND = 'Project not found';
+export const missingScope = (scope: Scope) => `Missing required scope: ${scope}`;
+export const outsideProjectScope = (slug: string) => `API key does not have access to project ${slug}`;
+export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
+export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable';
+
+export const MAX_JSON_VALUES = 1_000;
+export const BODY_TOO_LARGE = 'Request body too large';
+export const JSON_CONTENT_TYPE = 'Content-Type must be application/json';
+export const BODY_NOT_JSON = 'Request body is not valid JSON';
+export const BODY_NOT_OBJECT = 'Request body must be a JSON object';
+export const BODY_TOO_MANY_VALUES = `Request body holds more than ${MAX_JSON_VALUES} JSON values`;
+export const unknownFields = (names: string[]) => `Unknown field${names.length > 1 ? 's' : ''}: ${names.join(', ')}`;
+
+export const UPLOAD_AS_MULTIPART = 'Upload the file as multipart/form-data with one part named file';
+export const MULTIPART_MALFORMED = 'Request body is not valid multipart/form-data';
+export const MULTIPART_INCOMPLETE = 'Request body ended before the upload was complete';
+export const filePartRequired = (field: string) => `${field}: a file part named ${field} is required`;
+export const oneFilePartOnly = (field: string) => `${field}: only one file part is allowed`;
+export const fileTooLarge = (limitBytes: number) => `File too large: the limit is ${limitBytes / (1024 * 1024)} MB (${limitBytes} bytes)`;
