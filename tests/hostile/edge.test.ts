@@ -4,7 +4,7 @@ import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { awayFromWindowEdge } from '../support/limit-window';
 import { badKeyRequest, loopbackAddress, statusesOf } from '../support/loopback-client';
-import { rawExchange, rawRequest } from '../support/raw-http';
+import { rawExchange, rawRequest, slowReaderRequest } from '../support/raw-http';
 import { createPerson } from '../support/settings';
 import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
 
@@ -200,12 +200,21 @@ describe('early answers to a body', () => {
     expect(await response.json()).toEqual({ statusCode: 403, message: 'Missing required scope: task:create' });
   });
 
-  it('drains the rest of the body, so the connection serves the next request', async () => {
+  it('a client still sending when a 413 comes reads it afterwards: the server does not reset the connection', async () => {
+    const head = `POST /v1/public/web/tasks/WEB-1/attachments HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: 30000000\r\n\r\n`;
+
+    const response = await slowReaderRequest(app.baseUrl, head, 2 * 1024 * 1024);
+
+    expect(response.status).toBe(413);
+    expect(JSON.parse(response.body).statusCode).toBe(413);
+  });
+
+  it('drains the unread body of an early answer, so the connection serves the next request', async () => {
     const body = Buffer.alloc(200_000, 'x');
     const [refused, next] = await rawExchange(
       app.baseUrl,
       [
-        `POST /v1/public/web/tasks HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+        `POST /v1/public/web/tasks/WEB-1/attachments HTTP/1.1\r\nHost: ${host}\r\nContent-Type: multipart/form-data; boundary=x\r\nContent-Length: ${body.length}\r\n\r\n`,
         body,
         `GET /v1/public/web/statuses HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
       ],

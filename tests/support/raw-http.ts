@@ -70,3 +70,37 @@ function parse(received: Buffer, headRequest = false): { response: RawResponse; 
     length: end + 4 + length,
   };
 }
+
+/**
+ * A client that is still sending its body when the answer comes, and reads only
+ * afterwards: it writes `head` and `sent` bytes of the body in chunks, pausing
+ * between them, without reading; then it reads the first answer. A server that
+ * closes the connection on unread bytes makes the client's kernel drop that answer.
+ */
+export function slowReaderRequest(baseUrl: string, head: string, sent: number, localAddress?: string): Promise<RawResponse> {
+  const { hostname, port } = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: hostname, port: Number(port), localAddress });
+    socket.pause();
+    socket.on('error', reject);
+    socket.once('connect', async () => {
+      socket.write(head);
+      const chunk = Buffer.alloc(256 * 1024, 'x');
+      for (let written = 0; written < sent; written += chunk.length) {
+        socket.write(chunk);
+        await new Promise((wait) => setTimeout(wait, 20));
+      }
+      await new Promise((wait) => setTimeout(wait, 500));
+      let received = Buffer.alloc(0);
+      socket.on('data', (data: Buffer) => {
+        received = Buffer.concat([received, data]);
+        const parsed = parse(received);
+        if (parsed) {
+          socket.destroy();
+          resolve(parsed.response);
+        }
+      });
+      socket.resume();
+    });
+  });
+}
