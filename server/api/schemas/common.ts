@@ -8,19 +8,7 @@ export const uuid = () => z.uuid({ error: 'must be a UUID' });
 /** PostgreSQL's int4, the type of page numbers and task numbers. */
 export const MAX_INT4 = 2_147_483_647;
 
-export const NO_NUL = 'must not contain the character U+0000';
-export const NO_LONE_SURROGATE = 'must not contain a lone surrogate (U+D800 to U+DFFF without its pair)';
-
-/**
- * Free text as the database can keep it. PostgreSQL text cannot hold U+0000, and
- * a lone surrogate has no UTF-8 form: stored, it would silently become U+FFFD.
- * Both are refused, not left to fail or change in the database.
- */
-export const text = () =>
-  z
-    .string()
-    .refine((value) => !value.includes('\u0000'), NO_NUL)
-    .refine((value) => !/\p{Cs}/u.test(value), NO_LONE_SURROGATE);
+export { storableText as text } from '../../db/storable';
 
 /** Counts characters as people do (code points), not UTF-16 units. */
 export const charCount = (value: string) => [...value].length;
