@@ -5,7 +5,7 @@ export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
 
 export const uuid = () => z.uuid({ error: 'must be a UUID' });
 
-/** PostgreSQL's int4, the type of page numbers and task numbers. */
+/** The largest PostgreSQL int4: page numbers stay within it, so (page - 1) * limit is always a valid OFFSET. */
 export const MAX_INT4 = 2_147_483_647;
 
 export { storableText as text } from '../../db/storable';
@@ -18,8 +18,8 @@ export const dateTime = () =>
 
 // PostgreSQL stores years from 4713 BC, JavaScript reads dates up to year 275760;
 // years 1 to 9999 are what both handle and what ISO 8601 writes in four digits.
-export const EARLIEST_DATE = new Date('0001-01-01T00:00:00.000Z');
-export const LATEST_DATE = new Date('9999-12-31T23:59:59.999Z');
+const EARLIEST_DATE = new Date('0001-01-01T00:00:00.000Z');
+const LATEST_DATE = new Date('9999-12-31T23:59:59.999Z');
 const DATE_TIME = 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z';
 const DATE_RANGE = `must be from ${EARLIEST_DATE.toISOString()} to ${LATEST_DATE.toISOString()} in UTC`;
 
@@ -34,7 +34,7 @@ export const dateTimeInput = () =>
     .refine(isRealDate, DATE_TIME)
     .transform((value) => new Date(value))
     .refine((date) => date >= EARLIEST_DATE && date <= LATEST_DATE, DATE_RANGE)
-    .meta({ description: `ISO 8601 date-time with a time zone, from year 1 to 9999 in UTC; returned in UTC` });
+    .meta({ description: 'ISO 8601 date-time with a time zone, from year 1 to 9999 in UTC; returned in UTC' });
 
 function isRealDate(value: string): boolean {
   const [, year, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(value) ?? [];
