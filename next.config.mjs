@@ -1,3 +1,5 @@
+const header = (key, value) => ({ key, value });
+
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   // Keep server-only packages out of the bundle: they load wasm and native files at run time.
@@ -7,6 +9,34 @@ const nextConfig = {
   // The production server loads a page's code when it is first asked for, not all at start:
   // the public API never goes through its App Router route there (server/launch/production-server.ts).
   experimental: { preloadEntriesOnStart: false },
+  // Headers for everything Next serves: pages, /api/auth, /api/internal, downloads. The public
+  // API's answers carry their own (server/http/respond.ts): the production server serves them
+  // without Next.
+  async headers() {
+    return [
+      {
+        source: '/:path*',
+        headers: [
+          // No page may be framed by another site (clickjacking the key buttons); X-Frame-Options for older browsers.
+          header('X-Frame-Options', 'DENY'),
+          header('X-Content-Type-Options', 'nosniff'),
+          header('Referrer-Policy', 'same-origin'),
+        ],
+      },
+      {
+        // Next keeps a header set here over the one a route sets: the download route's stricter
+        // policy (default-src 'none'; sandbox) must not be replaced by this one.
+        source: '/((?!storage/).*)',
+        headers: [header('Content-Security-Policy', "frame-ancestors 'none'")],
+      },
+      {
+        // Browsers ignore HSTS over plain http; Vercel and proxies say how the client came in.
+        source: '/:path*',
+        has: [{ type: 'header', key: 'x-forwarded-proto', value: 'https(\\s*,.*)?' }],
+        headers: [header('Strict-Transport-Security', 'max-age=63072000')],
+      },
+    ];
+  },
 };
 
 export default nextConfig;

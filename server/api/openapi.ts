@@ -9,7 +9,8 @@ import { errorSchema } from './schemas/common';
 const description = (perMinute: number) => `Read and write the tasks, comments and attachments of a workspace's projects.
 
 Authenticate every request with an API key, as \`Authorization: Bearer <key>\` (recommended) or \`X-API-Key: <key>\`.
-Keys look like \`tk_\` followed by 40 lowercase hex characters and are created in the workspace settings.
+Keys look like \`tk_\` followed by 40 lowercase hex characters, the last 8 a CRC32 checksum of the rest, and are created
+in the workspace settings.
 
 Every error has the body \`{statusCode, message}\`. Each key may make ${perMinute} requests per minute (sliding window);
 every keyed response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import { storableText } from '../db/storable';
 import { notFound } from '../errors';
 import { SCOPES } from './scopes';
 import { generateKeySecret, hashKey, keyHint } from './secret';
@@ -12,7 +13,7 @@ import { generateKeySecret, hashKey, keyHint } from './secret';
 export const futureDate = () => z.date().refine((date) => date.getTime() > Date.now(), 'must be in the future');
 
 export const keyCreateSchema = z.object({
-  name: z.string().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
+  name: storableText().trim().min(1, 'must not be empty').max(100, 'must be at most 100 characters'),
   scopes: z
     .array(z.enum(SCOPES, { error: `must be one of ${SCOPES.join(', ')}` }))
     .min(1, 'must name at least one scope')

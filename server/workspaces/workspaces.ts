@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import { storableText } from '../db/storable';
 import type { Prisma } from '../db/generated/client';
 import { conflict, isUniqueViolation, notFound } from '../errors';
 
@@ -8,7 +9,7 @@ export const slugSchema = z
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'must be lowercase letters, digits and single dashes')
   .max(60, 'must be at most 60 characters');
 
-export const nameSchema = z.string().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+export const nameSchema = storableText().trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
 
 export async function createWorkspace(db: Db | Prisma.TransactionClient, input: { slug: string; name: string }) {
   try {

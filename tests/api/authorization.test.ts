@@ -8,7 +8,7 @@ import { db } from '../../server/db/client';
 import { env } from '../../server/env';
 import { revokeApiKey } from '../../server/keys/manage';
 import { SCOPES, type Scope } from '../../server/keys/scopes';
-import { hashKey } from '../../server/keys/secret';
+import { generateKeySecret, hashKey } from '../../server/keys/secret';
 import { createProject } from '../../server/projects/projects';
 import { settleStorage } from '../../server/storage/storage';
 import { apiClient } from '../support/client';
@@ -128,6 +128,8 @@ let keys: {
   expired: string;
   apiOnly: string;
   without: Record<Scope, string>;
+  /** Active, every scope, stored by its hash, but without the checksum keys carry now. */
+  unchecked: string;
 };
 
 async function taskWithAttachment(key: string, slug: string): Promise<Target> {
@@ -158,7 +160,9 @@ beforeAll(async () => {
     expired: await fixture.key({ expiresAt: new Date(Date.now() + 3_600_000) }),
     apiOnly: await fixture.key({ projectId: fixture.projects.api.id }),
     without,
+    unchecked: 'tk_3f9a1c0d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39',
   };
+  await db().apiKey.update({ where: { keyHash: hashKey(await fixture.key()) }, data: { keyHash: hashKey(keys.unchecked) } });
   await revokeApiKey(db(), fixture.workspace.id, await keyIdOf(keys.revoked));
   // Keys cannot be created already expired: move the expiry into the past in the database.
   await db().apiKey.update({ where: { keyHash: hashKey(keys.expired) }, data: { expiresAt: new Date(Date.now() - 60_000) } });
@@ -198,7 +202,19 @@ const CASES: Case[] = [
     case: 'an unknown well-formed key',
     status: 401,
     message: () => INVALID_KEY,
-    headers: () => bearer(`tk_${randomBytes(20).toString('hex')}`),
+    headers: () => bearer(generateKeySecret()),
+  },
+  {
+    case: 'a valid key with one character changed',
+    status: 401,
+    message: () => INVALID_KEY,
+    headers: () => bearer(keys.full.slice(0, -1) + (keys.full.endsWith('0') ? '1' : '0')),
+  },
+  {
+    case: 'a stored key in the format issued before checksums (tk_ and 40 random hex)',
+    status: 401,
+    message: () => INVALID_KEY,
+    headers: () => bearer(keys.unchecked),
   },
   { case: 'a revoked key', status: 401, message: () => INVALID_KEY, headers: () => bearer(keys.revoked) },
   { case: 'an expired key', status: 401, message: () => INVALID_KEY, headers: () => bearer(keys.expired) },

@@ -54,6 +54,13 @@ function expectWellFormed(response: Response) {
   }
 }
 
+/** An accepted body comes back as sent: no character replaced, no date moved. */
+function expectStoredAsSent(sent: { title: string; description?: string | null; dueDate?: string | null }, stored: Record<string, unknown>) {
+  expect(stored.title).toBe(sent.title.trim());
+  expect(stored.description).toBe(sent.description ?? null);
+  expect(stored.dueDate).toBe(sent.dueDate == null ? null : new Date(sent.dueDate).toISOString());
+}
+
 // --- Arbitraries -------------------------------------------------------------
 
 /** Any UTF-16 string, lone surrogates and NUL included. */
@@ -108,6 +115,11 @@ const taskBody = fc.oneof(
   { weight: 1, arbitrary: junk },
   { weight: 1, arbitrary: fc.object() },
 );
+/** Bodies of the right shape whose text and dates are anything: the values alone decide. */
+const plausibleTask = fc.record(
+  { title: text, description: fc.oneof(text, fc.constant(null)), dueDate: fc.oneof(date, fc.constant(null)) },
+  { requiredKeys: ['title'] },
+);
 const commentBody = fc.oneof(
   { weight: 4, arbitrary: fc.record({ content: fieldValue(text) }, { requiredKeys: [] }) },
   { weight: 1, arbitrary: fc.record({ content: text, extra: junk }) },
@@ -144,6 +156,14 @@ const property = <T>(arbitrary: fc.Arbitrary<T>, check: (value: T) => Promise<vo
 describe('random input never gives a 5xx, and every 4xx has the error shape', () => {
   it('POST /{projectSlug}/tasks with random JSON bodies', async () => {
     await property(taskBody, async (body) => expectWellFormed(await client.post('/web/tasks', body)));
+  });
+
+  it('POST /{projectSlug}/tasks with any text and date: refused, or stored exactly as sent', async () => {
+    await property(plausibleTask, async (body) => {
+      const response = await client.post('/web/tasks', body);
+      expectWellFormed(response);
+      if (response.status === 201) expectStoredAsSent(body, (await client.get(`/web/tasks/${response.body.id}`)).body);
+    });
   });
 
   it('PATCH /{projectSlug}/tasks/{taskId} with random JSON bodies', async () => {

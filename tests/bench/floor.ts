@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { findKey, pageIds, taskById, taskByNumber, tasksByIds, type ProjectRow, type TaskFilter } from './floor-queries';
+import { isWellFormedKey } from '../../server/keys/secret';
 import { toTask } from '../../server/tasks/shape';
 
 /**
@@ -54,8 +55,8 @@ async function handle(req: http.IncomingMessage): Promise<unknown> {
 }
 
 async function admit(authorization: string | undefined, slug: string): Promise<ProjectRow> {
-  const presented = /^Bearer\s+(tk_[0-9a-f]{40})$/i.exec(authorization ?? '')?.[1];
-  const key = presented ? await findKey(pool, createHash('sha256').update(presented).digest('hex'), slug) : undefined;
+  const presented = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
+  const key = presented && isWellFormedKey(presented) ? await findKey(pool, createHash('sha256').update(presented).digest('hex'), slug) : undefined;
   if (!key || key.revoked_at || (key.expires_at && key.expires_at <= new Date())) throw new HttpError(401, 'Invalid API key');
   if (!key.scopes.includes('task:read')) throw new HttpError(403, 'Missing required scope: task:read');
   const { project } = key;

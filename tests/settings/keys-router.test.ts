@@ -123,6 +123,24 @@ describe('settings router: validation', () => {
     });
   });
 
+  it.each([
+    ['U+0000', 'Deploy\u0000bot', 'must not contain the character U+0000'],
+    ['a lone surrogate', 'Deploy \ud800', 'must not contain a lone surrogate (U+D800 to U+DFFF without its pair)'],
+  ])('refuses a key name holding %s with 400 naming the field, creating nothing', async (_, name, message) => {
+    const client = settingsClient(server.baseUrl, { cookie: owner.cookie });
+    const before = (await client.query('keys.list', { workspace: fx.workspace.slug })).data.length;
+    const answer = await client.mutate('keys.create', { ...validKey(), name });
+    expect(answer.status).toBe(400);
+    expect(answer.error.data.fieldErrors).toEqual({ name: message });
+    expect((await client.query('keys.list', { workspace: fx.workspace.slug })).data).toHaveLength(before);
+  });
+
+  it('refuses a workspace slug holding U+0000 with 400 naming the field', async () => {
+    const answer = await settingsClient(server.baseUrl, { cookie: owner.cookie }).query('keys.list', { workspace: 'acme\u0000' });
+    expect(answer.status).toBe(400);
+    expect(answer.error.data.fieldErrors).toEqual({ workspace: 'must not contain the character U+0000' });
+  });
+
   it('refuses a project of another workspace with 404', async () => {
     const other = await createWorkspaceFixture();
     const client = settingsClient(server.baseUrl, { cookie: owner.cookie });

@@ -32,6 +32,16 @@ describe('first run setup', () => {
     expect(await db().user.count()).toBe(0);
   });
 
+  it('refuses names holding U+0000 or a lone surrogate with 400 naming the fields, creating nothing', async () => {
+    const answer = await settingsClient(server.baseUrl).mutate('setup.createOwner', { ...owner(0), workspaceName: 'Acme\u0000', name: 'Ada \udc00' });
+    expect(answer.status).toBe(400);
+    expect(answer.error.data.fieldErrors).toEqual({
+      workspaceName: 'must not contain the character U+0000',
+      name: 'must not contain a lone surrogate (U+D800 to U+DFFF without its pair)',
+    });
+    expect(await db().user.count()).toBe(0);
+  });
+
   it('refuses a cross-site setup request', async () => {
     const answer = await settingsClient(server.baseUrl, { origin: 'https://evil.example' }).mutate('setup.createOwner', owner(0));
     expect(answer.status).toBe(403);

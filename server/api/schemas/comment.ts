@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { charCount, dateTime, hasNoNul, NO_NUL, taskPath } from './common';
+import { charCount, dateTime, taskPath, text } from './common';
 
 export const MAX_COMMENT = 10_000;
 
@@ -17,13 +17,11 @@ export const listCommentsInput = z.object(taskPath);
 
 export const addCommentInput = z.strictObject({
   ...taskPath,
-  content: z
-    .string()
+  content: text()
     .refine((value) => charCount(value) >= 1 && charCount(value) <= MAX_COMMENT, {
       message: `must be 1 to ${MAX_COMMENT} characters`,
       abort: true,
     })
     .refine((value) => value.trim().length > 0, 'must contain a non-space character')
-    .refine(hasNoNul, NO_NUL)
     .meta({ description: `1 to ${MAX_COMMENT} characters, newlines preserved` }),
 });

@@ -5,15 +5,42 @@ export const PRIORITIES = ['none', 'low', 'medium', 'high', 'urgent'] as const;
 
 export const uuid = () => z.uuid({ error: 'must be a UUID' });
 
-/** PostgreSQL text cannot hold U+0000: such input is refused, not left to fail in the database. */
-export const hasNoNul = (value: string) => !value.includes('\u0000');
-export const NO_NUL = 'must not contain the character U+0000';
+/** The largest PostgreSQL int4: page numbers stay within it, so (page - 1) * limit is always a valid OFFSET. */
+export const MAX_INT4 = 2_147_483_647;
+
+export { storableText as text } from '../../db/storable';
 
 /** Counts characters as people do (code points), not UTF-16 units. */
 export const charCount = (value: string) => [...value].length;
 
 export const dateTime = () =>
   z.string().meta({ format: 'date-time', description: 'ISO 8601 date-time in UTC', example: '2026-01-31T17:00:00.000Z' });
+
+// PostgreSQL stores years from 4713 BC, JavaScript reads dates up to year 275760;
+// years 1 to 9999 are what both handle and what ISO 8601 writes in four digits.
+const EARLIEST_DATE = new Date('0001-01-01T00:00:00.000Z');
+const LATEST_DATE = new Date('9999-12-31T23:59:59.999Z');
+const DATE_TIME = 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z';
+const DATE_RANGE = `must be from ${EARLIEST_DATE.toISOString()} to ${LATEST_DATE.toISOString()} in UTC`;
+
+/**
+ * A date-time the client writes with its offset, as a Date. The range is checked
+ * in UTC, after the offset: 0001-01-01T00:00:00+14:00 is still year 0 there.
+ */
+export const dateTimeInput = () =>
+  // Zod's own date-time check accepts impossible days such as 2026-02-30.
+  z.iso
+    .datetime({ offset: true, error: DATE_TIME })
+    .refine(isRealDate, DATE_TIME)
+    .transform((value) => new Date(value))
+    .refine((date) => date >= EARLIEST_DATE && date <= LATEST_DATE, DATE_RANGE)
+    .meta({ description: 'ISO 8601 date-time with a time zone, from year 1 to 9999 in UTC; returned in UTC' });
+
+function isRealDate(value: string): boolean {
+  const [, year, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(value) ?? [];
+  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
+  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
+}
 
 export const categorySchema = z
   .enum(CATEGORIES, { error: `must be one of ${CATEGORIES.join(', ')}` })

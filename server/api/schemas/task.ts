@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { categorySchema, charCount, dateTime, hasNoNul, hexColor, NO_NUL, prioritySchema, projectPath, taskPath, uuid } from './common';
+import { categorySchema, charCount, dateTime, dateTimeInput, hexColor, MAX_INT4, prioritySchema, projectPath, taskPath, text, uuid } from './common';
 import { labelSchema } from './lookups';
 
 export const MAX_TITLE = 500;
@@ -57,16 +57,18 @@ export const SORT_FIELDS = ['createdAt', 'updatedAt', 'dueDate', 'priority'] as 
 
 export const listTasksInput = z.object({
   ...projectPath,
-  page: wholeNumber('>= 1').min(1, 'must be a whole number >= 1').default(1),
+  page: wholeNumber(`from 1 to ${MAX_INT4}`)
+    .min(1, `must be a whole number from 1 to ${MAX_INT4}`)
+    .max(MAX_INT4, `must be a whole number from 1 to ${MAX_INT4}`)
+    .meta({ description: `Page number, from 1 to ${MAX_INT4} (PostgreSQL's int4)` })
+    .default(1),
   limit: wholeNumber('from 1 to 100').min(1, 'must be a whole number from 1 to 100').max(100, 'must be a whole number from 1 to 100').default(20),
   // Described before `.optional()`: a description on the optional wrapper is lost from query parameters.
   statusId: uuid().meta({ description: 'Filter by custom status; takes precedence over `status`' }).optional(),
   status: categorySchema.meta({ description: 'Filter by category; ignored when `statusId` is given' }).optional(),
   priority: prioritySchema.optional(),
-  search: z
-    .string()
+  search: text()
     .max(MAX_SEARCH, `must be at most ${MAX_SEARCH} characters`)
-    .refine(hasNoNul, NO_NUL)
     .meta({ description: 'Case-insensitive substring of the title, or an external ID such as WEB-12' })
     .optional(),
   assigneeId: uuid().optional(),
@@ -84,31 +86,16 @@ export type ListTasksInput = z.infer<typeof listTasksInput>;
 
 export const getTaskInput = z.object(taskPath);
 
-const title = z
-  .string()
+const title = text()
   .transform((value) => value.trim())
   .refine((value) => charCount(value) >= 1 && charCount(value) <= MAX_TITLE, `must be 1 to ${MAX_TITLE} characters`)
-  .refine(hasNoNul, NO_NUL)
   .meta({ description: `1 to ${MAX_TITLE} characters; surrounding whitespace is removed`, example: 'Fix login form' });
 
-const description = z
-  .string()
+const description = text()
   .refine((value) => charCount(value) <= MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`)
-  .refine(hasNoNul, NO_NUL)
   .meta({ description: `Plain text, newlines preserved, at most ${MAX_DESCRIPTION} characters` });
 
-// Zod's own date-time check accepts impossible days such as 2026-02-30.
-const dueDate = z.iso
-  .datetime({ offset: true, error: 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z' })
-  .refine((value) => isRealDate(value), 'must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z')
-  .transform((value) => new Date(value))
-  .meta({ description: 'ISO 8601 date-time with a time zone; returned in UTC' });
-
-function isRealDate(value: string): boolean {
-  const [, year, month, day] = /^(\d{4})-(\d{2})-(\d{2})/.exec(value) ?? [];
-  const date = new Date(Date.UTC(Number(year), Number(month) - 1, Number(day)));
-  return date.getUTCMonth() === Number(month) - 1 && date.getUTCDate() === Number(day);
-}
+const dueDate = dateTimeInput();
 
 const idList = (max: number, what: string) =>
   z

@@ -7,6 +7,7 @@ import { db } from '../../../db/client';
 import { env } from '../../../env';
 import { AppError, forbidden, notFound } from '../../../errors';
 import { answerError } from '../../../http/errors';
+import { text } from '../../schemas/common';
 
 /**
  * The settings page's own tRPC instance, apart from the public API's: callers
@@ -56,7 +57,7 @@ export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
 
 /** A procedure on one workspace's keys: its owners and admins only. */
 export const keyManagerProcedure = signedInProcedure
-  .input(z.object({ workspace: z.string() }))
+  .input(z.object({ workspace: text() }))
   .use(async ({ ctx, input, next }) => {
     const access = await workspaceAccess(db(), ctx.user.id, input.workspace);
     if (!access) throw notFound('Workspace not found');

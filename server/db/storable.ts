@@ -1,0 +1,17 @@
+import { z } from 'zod';
+
+const NO_NUL = 'must not contain the character U+0000';
+const NO_LONE_SURROGATE = 'must not contain a lone surrogate (U+D800 to U+DFFF without its pair)';
+
+/**
+ * Free text as the database can keep it. PostgreSQL text cannot hold U+0000, and
+ * a lone surrogate has no UTF-8 form: stored, it would silently become U+FFFD.
+ * Both are refused, not left to fail or change in the database. The one
+ * definition for every text field, of the public API (api/schemas/common.ts) and
+ * of settings, setup and the admin CLI alike.
+ */
+export const storableText = () =>
+  z
+    .string()
+    .refine((value) => !value.includes('\u0000'), NO_NUL)
+    .refine((value) => !/\p{Cs}/u.test(value), NO_LONE_SURROGATE);
