@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { settingsRouter } from '@/server/api/routers/settings/router';
-import { toPublicError } from '@/server/http/errors';
+import { settingsError } from '@/server/api/routers/settings/trpc';
 
 export const dynamic = 'force-dynamic';
 
@@ -11,7 +11,7 @@ function handle(req: Request) {
     router: settingsRouter,
     createContext: () => ({ headers: req.headers }),
     // The status comes from the one error mapping, like the public API's.
-    responseMeta: ({ errors }) => (errors[0] ? { status: toPublicError(errors[0]).statusCode } : {}),
+    responseMeta: ({ errors }) => (errors[0] ? { status: settingsError(errors[0]).statusCode } : {}),
   });
 }
 
