@@ -85,6 +85,16 @@ describe('sign-in: limits per account', () => {
     expect(refused.body.message).toMatch(/^Too many failed sign-ins for this account\. Try again in 15 minutes \(after \d{4}-\d\d-\d\dT/);
   });
 
+  it('lets no more than 10 parallel guesses through', async () => {
+    const person = await createPerson(fx.workspace.id, 'member');
+    const statuses = await Promise.all(Array.from({ length: 15 }, () => signIn(server.baseUrl, person.email, 'not the password')));
+    const tried = statuses.filter((result) => result.status === 401).length;
+    expect(tried).toBeLessThanOrEqual(10);
+    expect(tried + statuses.filter((result) => result.status === 429).length).toBe(15);
+    await failedSignIns(person.email, 10 - tried);
+    expect((await signIn(server.baseUrl, person.email, person.password)).status).toBe(429);
+  });
+
   it('counts per account: another account signs in meanwhile', async () => {
     const [locked, other] = await Promise.all([createPerson(fx.workspace.id, 'member'), createPerson(fx.workspace.id, 'member')]);
     await failedSignIns(locked.email, 11);
