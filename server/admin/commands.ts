@@ -87,7 +87,8 @@ export const commands: Record<string, Command> = {
         throw conflict(`${input.email} already has an account; to replace its password and end its sessions, add --reset-password`);
       }
       if (!exists && resetPassword) throw notFound(`No user has the email ${input.email}; leave out --reset-password to create one`);
-      const member = await addMember(db, { ...input, workspaceId: workspace.id, resetPassword });
+      const { email, name, role, password } = input;
+      const member = await addMember(db, { workspaceId: workspace.id, email, name, role, password, resetPassword });
       return { ...member, passwordReset: resetPassword };
     },
     describe: (m) =>
