@@ -6,5 +6,10 @@ runMain(defaultMode(), () =>
   runCli(process.argv.slice(2), {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
+    stdin: async () => {
+      let text = '';
+      for await (const chunk of process.stdin.setEncoding('utf8')) text += chunk;
+      return text;
+    },
   }),
 );

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import type { Db } from '../db/client';
+import { conflict, notFound } from '../errors';
 import { createApiKey, futureDate, keyCreateSchema, listApiKeys, revokeApiKey } from '../keys/manage';
-import { SCOPES } from '../keys/scopes';
+import { isScope, SCOPES } from '../keys/scopes';
 import { colorSchema, createLabel, createProject, createStatus, findProject, prefixSchema, STATUS_CATEGORIES } from '../projects/projects';
-import { addMember, emailSchema, passwordSchema, ROLES } from '../workspaces/members';
+import { addMember, emailSchema, passwordSchema, removeMember, ROLES, userExists } from '../workspaces/members';
 import { createWorkspace, findWorkspace, nameSchema, slugSchema } from '../workspaces/workspaces';
 
-type OptionSpec = Record<string, { type: 'string' }>;
+type OptionSpec = Record<string, { type: 'string' } | { type: 'boolean' }>;
 
 export interface Command {
   usage: string;
@@ -20,12 +21,20 @@ export interface Command {
 const strings = (...names: string[]): OptionSpec =>
   Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
 
+const flags = (...names: string[]): OptionSpec =>
+  Object.fromEntries(names.map((name) => [name, { type: 'boolean' as const }]));
+
 const required = <T extends z.ZodType>(schema: T) =>
   z.any().refine((value) => value !== undefined, 'is required').pipe(schema);
 
 const scopesList = z
   .string()
   .transform((value) => value.split(',').map((scope) => scope.trim()).filter(Boolean))
+  .superRefine((scopes, ctx) => {
+    for (const scope of scopes) {
+      if (!isScope(scope)) ctx.addIssue({ code: 'custom', message: `${scope} is not a scope; use ${SCOPES.join(', ')}` });
+    }
+  })
   .pipe(keyCreateSchema.shape.scopes);
 
 const ISO_MESSAGE = 'must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T00:00:00Z';
@@ -54,20 +63,51 @@ export const commands: Record<string, Command> = {
   }),
 
   'member add': define({
-    usage: '--workspace S --email E --name N [--role owner|admin|member] [--password P]',
-    options: strings('workspace', 'email', 'name', 'role', 'password'),
-    input: z.object({
-      workspace: required(slugSchema),
-      email: required(emailSchema),
-      name: required(nameSchema),
-      role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).default('member'),
-      password: passwordSchema.optional(),
-    }),
+    usage: '--workspace S --email E --name N [--role owner|admin|member] [--password-stdin | --password P] [--reset-password]',
+    options: { ...strings('workspace', 'email', 'name', 'role', 'password'), ...flags('password-stdin', 'reset-password') },
+    input: z
+      .object({
+        workspace: required(slugSchema),
+        email: required(emailSchema),
+        name: required(nameSchema),
+        role: z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` }).default('member'),
+        password: passwordSchema.optional(),
+        'reset-password': z.boolean().default(false),
+      })
+      .refine((input) => !input['reset-password'] || input.password !== undefined, {
+        path: ['reset-password'],
+        message: 'needs the new password, from --password-stdin',
+      }),
     run: async (db, input) => {
       const workspace = await findWorkspace(db, input.workspace);
-      return addMember(db, { workspaceId: workspace.id, email: input.email, name: input.name, role: input.role, password: input.password });
+      const resetPassword = input['reset-password'];
+      // The same refusals as addMember's, worded with the options that change the answer.
+      const exists = await userExists(db, input.email);
+      if (exists && input.password !== undefined && !resetPassword) {
+        throw conflict(`${input.email} already has an account; to replace its password and end its sessions, add --reset-password`);
+      }
+      if (!exists && resetPassword) throw notFound(`No user has the email ${input.email}; leave out --reset-password to create one`);
+      const { email, name, role, password } = input;
+      const member = await addMember(db, { workspaceId: workspace.id, email, name, role, password, resetPassword });
+      return { ...member, passwordReset: resetPassword };
     },
-    describe: (m) => `Added ${m.email} as ${m.role} (user ${m.id})`,
+    describe: (m) =>
+      m.passwordReset
+        ? `Set a new password for ${m.email}, ${m.role} (user ${m.id}); ended ${m.sessionsEnded} session(s)`
+        : `Added ${m.email} as ${m.role} (user ${m.id})`,
+  }),
+
+  'member remove': define({
+    usage: '--workspace S --email E',
+    options: strings('workspace', 'email'),
+    input: z.object({ workspace: required(slugSchema), email: required(emailSchema) }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return removeMember(db, { workspaceId: workspace.id, email: input.email });
+    },
+    describe: (m) =>
+      `Removed ${m.email} from the workspace` +
+      (m.sessionsEnded > 0 ? `; in no workspace any more, ${m.sessionsEnded} session(s) ended` : ''),
   }),
 
   'project create': define({

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { z } from 'zod';
 import { commands, type Command } from './commands';
 
 export class UsageError extends Error {}
@@ -8,7 +9,19 @@ export function usage(): string {
   return `Usage: npm run --silent admin -- <command> [options] [--json]\n\nCommands:\n${lines.join('\n')}`;
 }
 
-export function parseCommand(argv: string[]): { command: Command; values: Record<string, unknown>; json: boolean } {
+/** The password a command takes with --password-stdin: standard input, less the one line break `echo` or a file ends with. */
+function passwordFromStdin(text: string): string {
+  return text.replace(/\r?\n$/, '');
+}
+
+/**
+ * A command and its checked options. `readStdin` is called only for --password-stdin,
+ * so that a password never has to be in the arguments, where `ps` and the shell's history see it.
+ */
+export async function parseCommand(
+  argv: string[],
+  readStdin: () => Promise<string> = async () => '',
+): Promise<{ command: Command; values: Record<string, unknown>; json: boolean }> {
   const [group, action, ...rest] = argv;
   const name = `${group ?? ''} ${action ?? ''}`;
   const command = commands[name];
@@ -24,11 +37,20 @@ export function parseCommand(argv: string[]): { command: Command; values: Record
   } catch (error) {
     throw new UsageError(`${name}: ${(error as Error).message}`);
   }
-  const { json, ...values } = parsed.values;
+  const { json, 'password-stdin': passwordStdin, ...values }: Record<string, unknown> = parsed.values;
+  if (passwordStdin) {
+    if (values.password !== undefined) throw new UsageError(`${name}: give --password-stdin or --password, not both`);
+    values.password = passwordFromStdin(await readStdin());
+  }
   const result = command.input.safeParse(values);
   if (!result.success) {
-    const problems = result.error.issues.map((issue) => `--${issue.path.join('.')}: ${issue.message}`);
-    throw new UsageError(`${name}: ${problems.join('; ')}`);
+    // Named as typed: the option, never a path inside its parsed value (`--scopes.0`).
+    const option = (issue: z.core.$ZodIssue) => {
+      const field = String(issue.path[0] ?? '');
+      return field === 'password' && passwordStdin ? 'password-stdin' : field;
+    };
+    const problems = result.error.issues.map((issue) => (issue.path.length > 0 ? `--${option(issue)}: ${issue.message}` : issue.message));
+    throw new UsageError(`${name}: ${[...new Set(problems)].join('; ')}`);
   }
   return { command, values: result.data as Record<string, unknown>, json: Boolean(json) };
 }

@@ -4,6 +4,8 @@ import { parseCommand, usage, UsageError } from './parse';
 export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
+  /** All of standard input, read only when a command asks for it. */
+  stdin(): Promise<string>;
 }
 
 /**
@@ -18,7 +20,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   }
   let parsed;
   try {
-    parsed = parseCommand(argv);
+    parsed = await parseCommand(argv, io.stdin);
   } catch (error) {
     if (error instanceof UsageError) {
       io.stderr(`${error.message}\n\n${usage()}\n`);

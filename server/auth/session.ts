@@ -6,6 +6,7 @@ import { env } from '../env';
 import { appSecret } from '../secret';
 import { passwordSchema } from '../workspaces/members';
 import { isSameOrigin } from './origin';
+import { beginSignInAttempt } from './sign-in-limit';
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 
@@ -32,7 +33,14 @@ function createAuth() {
       maxPasswordLength: passwordSchema.maxLength ?? 128,
     },
     telemetry: { enabled: false },
+    // On everywhere (the library turns it off outside production), in the database so that
+    // every process and instance counts together: by default, 3 sign-ins per 10 s per address.
+    rateLimit: { enabled: true, storage: 'database' },
     advanced: {
+      // The address the public API limits by (clientAddress): the edge leaves exactly one in
+      // X-Forwarded-For, resolved from the socket and TRUSTED_PROXY_COUNT, and Vercel writes
+      // it itself. The session rows record the same address.
+      ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
       useSecureCookies: needsSecureCookies(appUrl),
       // The library's defaults too, stated here because the spec promises them.
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
@@ -66,6 +74,15 @@ export async function sessionUser(headers: Headers): Promise<SignedInUser | null
   return { id: session.user.id, name: session.user.name, email: session.user.email };
 }
 
+const AUTH_PREFIX = '/api/auth';
+const SIGN_IN = '/sign-in/email';
+/**
+ * The endpoints the pages call over HTTP; the library's others (update-user,
+ * change-email, list-sessions, …) answer 404. Server code reaches sessions
+ * through auth().api, which this list does not limit.
+ */
+const REACHABLE = new Set([SIGN_IN, '/sign-out', '/get-session']);
+
 /**
  * better-auth's endpoints behind the same rule as every other mutation: its own
  * check lets a request without cookies through, which would allow login CSRF.
@@ -74,5 +91,83 @@ export async function handleAuthRequest(request: Request): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD' && !isSameOrigin(request.headers, env().appOrigins)) {
     return Response.json({ message: 'Cross-site request refused' }, { status: 403 });
   }
-  return auth().handler(request);
+  const path = new URL(request.url).pathname.slice(AUTH_PREFIX.length).replace(/\/+$/, '');
+  if (!REACHABLE.has(path)) return Response.json({ message: 'Not found' }, { status: 404 });
+  const response = path === SIGN_IN && request.method === 'POST' ? await signInLimited(request) : await auth().handler(request);
+  return forBrowsers(response);
 }
+
+/** Sign-in under the per-account limit (sign-in-limit.ts) as well as the library's per-address one. */
+async function signInLimited(request: Request): Promise<Response> {
+  const email = await emailOf(request);
+  if (email === null) return auth().handler(request);
+  const attempt = await beginSignInAttempt(email);
+  if (!attempt.allowed) {
+    const seconds = Math.max(1, Math.ceil((attempt.retryAt.getTime() - Date.now()) / 1000));
+    return tooManyAttempts(
+      `Too many failed sign-ins for this account. Try again in ${inWords(seconds)} (after ${attempt.retryAt.toISOString()}).`,
+      seconds,
+    );
+  }
+  let response: Response;
+  try {
+    response = await auth().handler(request);
+  } catch (error) {
+    await attempt.settle('not_tried');
+    throw error;
+  }
+  await attempt.settle(response.ok ? 'succeeded' : response.status === 401 ? 'failed' : 'not_tried');
+  return response;
+}
+
+/** The email of a sign-in body, or null when there is none to count (the library then refuses the body). */
+async function emailOf(request: Request): Promise<string | null> {
+  try {
+    const body: unknown = await request.clone().json();
+    const email = (body as { email?: unknown } | null)?.email;
+    return typeof email === 'string' && email.trim() !== '' ? email : null;
+  } catch {
+    return null;
+  }
+}
+
+const inWords = (seconds: number) => (seconds < 120 ? `${seconds} seconds` : `${Math.ceil(seconds / 60)} minutes`);
+
+function tooManyAttempts(message: string, retryAfterSeconds: number): Response {
+  return Response.json({ message }, { status: 429, headers: { 'retry-after': String(retryAfterSeconds) } });
+}
+
+/**
+ * What the library answers, made fit for the pages: its 429 says when to try again
+ * (it sends only X-Retry-After), and no JSON body carries the session token, which
+ * travels in the HttpOnly cookie alone, out of reach of any script on the page.
+ */
+async function forBrowsers(response: Response): Promise<Response> {
+  if (response.status === 429 && !response.headers.has('retry-after')) {
+    const seconds = Number(response.headers.get('x-retry-after')) || 10;
+    return tooManyAttempts(`Too many requests from this address. Try again in ${inWords(seconds)}.`, seconds);
+  }
+  if (!response.headers.get('content-type')?.includes('application/json')) return response;
+  const text = await response.text();
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(text && JSON.stringify(withoutTokens(JSON.parse(text))), {
+    status: response.status,
+    statusText: response.statusText,
+    headers,
+  });
+}
+
+/** Sign-in's `token` and get-session's `session.token`. */
+function withoutTokens(body: unknown): unknown {
+  if (!isRecord(body)) return body;
+  const copy = { ...body };
+  delete copy.token;
+  if (isRecord(copy.session)) {
+    copy.session = { ...copy.session };
+    delete (copy.session as Record<string, unknown>).token;
+  }
+  return copy;
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -1,8 +1,11 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { verifyPassword } from 'better-auth/crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
 import { createApiKey } from '../../server/keys/manage';
 import { hashKey } from '../../server/keys/secret';
 import { createProject } from '../../server/projects/projects';
+import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
 import { parseCommand, UsageError } from '../../server/admin/parse';
 import { runAdmin, runAdminInProcess } from '../support/cli';
@@ -138,18 +141,34 @@ describe('admin CLI', () => {
       [['project', 'create', '--workspace', 'ok', '--slug', 'web', '--name', 'Web', '--prefix', 'web'], /--prefix: must be 1 to 10 uppercase letters/],
       [['status', 'create', '--workspace', 'ok', '--project', 'web', '--name', 'x', '--category', 'later'], /--category: must be one of todo, in_progress, done/],
       [['label', 'create', '--workspace', 'ok', '--name', 'bug', '--color', 'red'], /--color: must be a hex color/],
-      [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:delete'], /--scopes\.0: must be one of task:read, task:create, task:update/],
+      [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read,task:foo'], /--scopes: task:foo is not a scope; use task:read, task:create, task:update/],
+      [['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--reset-password'], /--reset-password: needs the new password/],
+      [['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--password', 'long enough', '--password-stdin'], /not both/],
+      [['member', 'remove', '--workspace', 'ok'], /--email: is required/],
       [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', ''], /--scopes: must name at least one scope/],
       [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read', '--expires', 'tomorrow'], /--expires: must be an ISO 8601/],
       [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read', '--expires', '2001-01-01T00:00:00Z'], /--expires: must be in the future/],
       [['key', 'list', '--workspace', 'ok', 'extra'], /Unexpected argument 'extra'/],
-    ])('%j', (args, message) => {
-      expect(() => parseCommand([...args, '--json'])).toThrow(UsageError);
-      expect(() => parseCommand([...args, '--json'])).toThrow(message);
+    ])('%j', async (args, message) => {
+      await expect(parseCommand([...args, '--json'])).rejects.toThrow(UsageError);
+      await expect(parseCommand([...args, '--json'])).rejects.toThrow(message);
+    });
+
+    it('never names a part of an option, like --scopes.0', async () => {
+      await expect(parseCommand(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:delete'])).rejects.toThrow(
+        /^key create: --scopes: task:delete is not a scope; use task:read, task:create, task:update$/,
+      );
     });
   });
 
   describe('exits with 2, nothing on stdout and the reason on stderr', () => {
+    it('for a scope that does not exist, named as typed', async () => {
+      const result = await runAdmin(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:foo', '--json']);
+      expect(result.code).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toMatch(/^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update\n/);
+    });
+
     it('for a bad argument', async () => {
       const result = await runAdmin(['workspace', 'create', '--slug', 'Bad Slug', '--name', 'x', '--json']);
       expect(result.code).toBe(2);
@@ -183,5 +202,139 @@ describe('admin CLI', () => {
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/API key not found/);
     });
+  });
+});
+
+async function workspaceId(ws: string) {
+  return (await db().workspace.findUniqueOrThrow({ where: { slug: ws } })).id;
+}
+
+async function member(ws: string, role: 'owner' | 'admin' | 'member' = 'member', password?: string) {
+  const email = `m-${ws}-${++counter}@example.test`;
+  return addMember(db(), { workspaceId: await workspaceId(ws), email, name: 'Someone', role, password });
+}
+
+async function openSession(userId: string) {
+  const token = randomBytes(16).toString('hex');
+  await db().session.create({ data: { id: randomUUID(), token, userId, expiresAt: new Date(Date.now() + 86_400_000) } });
+}
+
+async function passwordMatches(userId: string, password: string) {
+  const account = await db().account.findFirstOrThrow({ where: { userId, providerId: 'credential' } });
+  return verifyPassword({ hash: account.password!, password });
+}
+
+describe('admin CLI: member accounts', () => {
+  it('member add --password-stdin takes the password from standard input, less its line break', async () => {
+    const ws = await workspace();
+    const email = `stdin-${ws}@example.test`;
+    const password = `from stdin ${ws}`;
+    const result = await runAdmin(
+      ['member', 'add', '--workspace', ws, '--email', email, '--name', 'Stdin', '--password-stdin', '--json'],
+      {},
+      `${password}\n`,
+    );
+    expect(result.code).toBe(0);
+    expect(await passwordMatches(result.json.id, password)).toBe(true);
+  });
+
+  it('member add --password-stdin checks the password and names the option', async () => {
+    const ws = await workspace();
+    const result = await runAdminInProcess(
+      ['member', 'add', '--workspace', ws, '--email', `short-${ws}@example.test`, '--name', 'S', '--password-stdin'],
+      'short\n',
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/--password-stdin: must be at least 8 characters/);
+  });
+
+  it("member add refuses a password for an existing email, and leaves that person's password alone", async () => {
+    const ws = await workspace();
+    const existing = await member(ws, 'member', 'the old password');
+    const other = await workspace();
+    const result = await runAdminInProcess(
+      ['member', 'add', '--workspace', other, '--email', existing.email, '--name', 'Again', '--password-stdin'],
+      'a new password',
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(`${existing.email} already has an account; to replace its password and end its sessions, add --reset-password`);
+    expect(await passwordMatches(existing.id, 'the old password')).toBe(true);
+    expect(await db().membership.count({ where: { userId: existing.id } })).toBe(1);
+  });
+
+  it('member add without a password adds an existing user to another workspace, keeping their password and name', async () => {
+    const ws = await workspace();
+    const existing = await member(ws, 'member', 'the old password');
+    const other = await workspace();
+    const result = await runAdminInProcess(['member', 'add', '--workspace', other, '--email', existing.email, '--name', 'Renamed', '--json']);
+    expect(result.code).toBe(0);
+    expect(result.json).toMatchObject({ id: existing.id, name: 'Someone', role: 'member' });
+    expect(await passwordMatches(existing.id, 'the old password')).toBe(true);
+  });
+
+  it("member add --reset-password sets the new password and ends that user's sessions", async () => {
+    const ws = await workspace();
+    const existing = await member(ws, 'admin', 'the old password');
+    await openSession(existing.id);
+    await openSession(existing.id);
+    const result = await runAdminInProcess(
+      ['member', 'add', '--workspace', ws, '--email', existing.email, '--name', 'Someone', '--reset-password', '--password-stdin', '--json'],
+      'the new password\n',
+    );
+    expect(result.code).toBe(0);
+    expect(result.json).toMatchObject({ id: existing.id, role: 'admin', sessionsEnded: 2, passwordReset: true });
+    expect(await passwordMatches(existing.id, 'the new password')).toBe(true);
+    expect(await db().session.count({ where: { userId: existing.id } })).toBe(0);
+  });
+
+  it('member add --reset-password refuses an email nobody has', async () => {
+    const ws = await workspace();
+    const email = `nobody-${ws}@example.test`;
+    const result = await runAdminInProcess(
+      ['member', 'add', '--workspace', ws, '--email', email, '--name', 'N', '--reset-password', '--password-stdin'],
+      'a new password',
+    );
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(`No user has the email ${email}; leave out --reset-password to create one`);
+    expect(await db().user.count({ where: { email } })).toBe(0);
+  });
+
+  it('member remove takes the user out of the workspace and ends their sessions when no workspace is left', async () => {
+    const ws = await workspace();
+    const removed = await member(ws);
+    await openSession(removed.id);
+    const result = await runAdmin(['member', 'remove', '--workspace', ws, '--email', removed.email, '--json']);
+    expect(result.code).toBe(0);
+    expect(result.json).toMatchObject({ id: removed.id, email: removed.email, sessionsEnded: 1 });
+    expect(await db().membership.count({ where: { userId: removed.id } })).toBe(0);
+    expect(await db().session.count({ where: { userId: removed.id } })).toBe(0);
+  });
+
+  it('member remove keeps the sessions of a user who is still in another workspace', async () => {
+    const ws = await workspace();
+    const removed = await member(ws);
+    await addMember(db(), { workspaceId: await workspaceId(await workspace()), email: removed.email, name: 'Someone', role: 'member' });
+    await openSession(removed.id);
+    const result = await runAdminInProcess(['member', 'remove', '--workspace', ws, '--email', removed.email, '--json']);
+    expect(result.code).toBe(0);
+    expect(result.json.sessionsEnded).toBe(0);
+    expect(await db().session.count({ where: { userId: removed.id } })).toBe(1);
+    expect(await db().membership.count({ where: { userId: removed.id } })).toBe(1);
+  });
+
+  it('member remove refuses to take away the only owner', async () => {
+    const ws = await workspace();
+    const owner = await member(ws, 'owner');
+    const result = await runAdminInProcess(['member', 'remove', '--workspace', ws, '--email', owner.email]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(`${owner.email} is the only owner of this workspace; add another owner first`);
+    expect(await db().membership.count({ where: { userId: owner.id } })).toBe(1);
+  });
+
+  it('member remove answers 2 for someone who is not a member', async () => {
+    const ws = await workspace();
+    const result = await runAdminInProcess(['member', 'remove', '--workspace', ws, '--email', `stranger-${ws}@example.test`]);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(`stranger-${ws}@example.test is not a member of this workspace`);
   });
 });

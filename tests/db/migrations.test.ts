@@ -7,7 +7,8 @@ describe('migrations', () => {
       SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`;
     expect(rows.map((r) => r.table_name)).toEqual([
       '_prisma_migrations', 'account', 'api_key', 'attachment', 'comment', 'label', 'membership', 'project',
-      'project_label', 'session', 'status', 'task', 'task_assignee', 'task_label', 'user', 'verification', 'workspace',
+      'project_label', 'rate_limit', 'session', 'sign_in_failure', 'status', 'task', 'task_assignee', 'task_label', 'user',
+      'verification', 'workspace',
     ]);
   });
 
@@ -37,6 +38,9 @@ describe('migrations', () => {
         'comment USING btree (task_id, created_at)',
         'attachment USING btree (task_id)',
         'status USING btree (project_id, display_order)',
+        'UNIQUE rate_limit USING btree (key)',
+        'sign_in_failure USING btree (account_key, created_at)',
+        'sign_in_failure USING btree (created_at)',
       ]),
     );
   });

@@ -11,15 +11,17 @@ export interface CliResult {
   json: any;
 }
 
-/** Runs the admin CLI's entry point as `npm run admin` does, in a child process. */
-export async function runAdmin(args: string[], env: Record<string, string | undefined> = {}): Promise<CliResult> {
+/** Runs the admin CLI's entry point as `npm run admin` does, in a child process, with `stdin` as its standard input. */
+export async function runAdmin(args: string[], env: Record<string, string | undefined> = {}, stdin = ''): Promise<CliResult> {
   const childEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...process.env, ...env })) if (value !== undefined) childEnv[name] = value;
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, [tsx, 'server/admin/cli.ts', ...args], {
+    const running = promisify(execFile)(process.execPath, [tsx, 'server/admin/cli.ts', ...args], {
       env: childEnv as NodeJS.ProcessEnv,
       timeout: 60_000,
     });
+    running.child.stdin?.end(stdin);
+    const { stdout, stderr } = await running;
     return { code: 0, stdout, stderr, json: parse(stdout) };
   } catch (error) {
     const { code, stdout = '', stderr = '' } = error as { code?: number; stdout?: string; stderr?: string };
@@ -36,10 +38,10 @@ function parse(stdout: string): unknown {
 }
 
 /** Runs an admin command in this process, through the same code as the CLI's entry point. */
-export async function runAdminInProcess(args: string[]): Promise<CliResult> {
+export async function runAdminInProcess(args: string[], stdin = ''): Promise<CliResult> {
   const { runCli } = await import('../../server/admin/run');
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) });
+  const code = await runCli(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), stdin: async () => stdin });
   return { code, stdout, stderr, json: parse(stdout) };
 }

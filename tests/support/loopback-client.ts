@@ -23,3 +23,27 @@ export async function statusesOf(count: number, send: (i: number) => Promise<num
   for (let i = 0; i < count; i++) seen.push(await send(i));
   return seen;
 }
+
+export interface LoopbackResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+/** One request from `localAddress`, on a connection of its own: to the server, a client of its own. */
+export function requestFrom(
+  localAddress: string,
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<LoopbackResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(url, { method: options.method ?? 'GET', localAddress, headers: options.headers, agent: false }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+    });
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}

@@ -3,6 +3,7 @@ import type { Role } from '../../server/db/generated/enums';
 import { db } from '../../server/db/client';
 import { env } from '../../server/env';
 import { addMember } from '../../server/workspaces/members';
+import { loopbackAddress, requestFrom } from './loopback-client';
 
 /** The Origin a browser on the app's own pages sends. */
 export const appOrigin = () => new URL(env().appUrl).origin;
@@ -20,17 +21,34 @@ export interface SignInResult {
   /** The Cookie header a browser would send back, empty when sign-in failed. */
   cookie: string;
   setCookies: string[];
+  body: any;
+  retryAfter: string | undefined;
 }
 
-/** Signs in through better-auth's endpoint, as the sign-in page at `origin` does. */
-export async function signIn(baseUrl: string, email: string, password: string, origin = appOrigin()): Promise<SignInResult> {
-  const response = await fetch(`${baseUrl}/api/auth/sign-in/email`, {
+/**
+ * Signs in through better-auth's endpoint, as the sign-in page at `origin` does, from
+ * `from` or else a loopback address of its own: sign-in is limited per client address.
+ */
+export async function signIn(
+  baseUrl: string,
+  email: string,
+  password: string,
+  origin = appOrigin(),
+  from = loopbackAddress(),
+): Promise<SignInResult> {
+  const response = await requestFrom(from, `${baseUrl}/api/auth/sign-in/email`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', origin },
     body: JSON.stringify({ email, password }),
   });
-  const setCookies = response.headers.getSetCookie();
-  return { status: response.status, setCookies, cookie: setCookies.map((c) => c.split(';')[0]).join('; ') };
+  const setCookies = response.headers['set-cookie'] ?? [];
+  return {
+    status: response.status,
+    setCookies,
+    cookie: setCookies.map((c) => c.split(';')[0]).join('; '),
+    body: response.body ? JSON.parse(response.body) : null,
+    retryAfter: response.headers['retry-after'],
+  };
 }
 
 /** Signs out through better-auth's endpoint, as the page at `origin` does; resolves with the status. */

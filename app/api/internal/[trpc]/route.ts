@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { settingsRouter } from '@/server/api/routers/settings/router';
-import { toPublicError } from '@/server/http/errors';
+import { settingsError } from '@/server/api/routers/settings/trpc';
 import { SETTINGS_BODY_LIMIT, withBodyLimit } from '@/server/http/limited-body-route';
 
 export const dynamic = 'force-dynamic';
@@ -12,7 +12,7 @@ function answer(req: Request) {
     router: settingsRouter,
     createContext: () => ({ headers: req.headers }),
     // The status comes from the one error mapping, like the public API's.
-    responseMeta: ({ errors }) => (errors[0] ? { status: toPublicError(errors[0]).statusCode } : {}),
+    responseMeta: ({ errors }) => (errors[0] ? { status: settingsError(errors[0]).statusCode } : {}),
   });
 }
 

@@ -1,4 +1,5 @@
-import { initTRPC } from '@trpc/server';
+import { initTRPC, type TRPCError } from '@trpc/server';
+import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import { isSameOrigin } from '../../../auth/origin';
 import { sessionUser } from '../../../auth/session';
@@ -6,7 +7,8 @@ import { canManageKeys, workspaceAccess } from '../../../auth/workspace-access';
 import { db } from '../../../db/client';
 import { env } from '../../../env';
 import { AppError, forbidden, notFound } from '../../../errors';
-import { answerError } from '../../../http/errors';
+import { toPublicError, type PublicError } from '../../../http/errors';
+import { logEvent } from '../../../log';
 import { text } from '../../schemas/common';
 
 /**
@@ -17,13 +19,43 @@ export interface SettingsContext {
   headers: Headers;
 }
 
+const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_SUPPORTED',
+  409: 'CONFLICT',
+  413: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  429: 'TOO_MANY_REQUESTS',
+};
+
+/**
+ * What a failed call answers: the status from the one error mapping, and the tRPC
+ * code that goes with it (tRPC would say INTERNAL_SERVER_ERROR for every AppError).
+ * tRPC reports input it cannot parse (`?input=%7Bnot`, a body `{bad`) as BAD_REQUEST
+ * around JSON.parse's SyntaxError, and other refusals of its own as BAD_REQUEST too.
+ */
+export function settingsError(error: TRPCError): PublicError & { code: TRPC_ERROR_CODE_KEY } {
+  if (error.code === 'BAD_REQUEST' && error.cause instanceof SyntaxError) {
+    return { statusCode: 400, message: 'Input is not valid JSON', code: 'PARSE_ERROR' };
+  }
+  if (error.code === 'BAD_REQUEST' && !error.cause) return { statusCode: 400, message: error.message, code: 'BAD_REQUEST' };
+  const publicError = toPublicError(error);
+  const code = error.code === 'PARSE_ERROR' ? error.code : (CODES[publicError.statusCode] ?? 'INTERNAL_SERVER_ERROR');
+  return { ...publicError, code };
+}
+
 const t = initTRPC.context<SettingsContext>().create({
-  errorFormatter({ shape, error, path }) {
-    const publicError = answerError(error, 'settings.request_failed', { path });
+  errorFormatter({ error, path }) {
+    const { code, statusCode, message } = settingsError(error);
+    // A 5xx hides its cause from the client: the log gets it.
+    if (statusCode >= 500) logEvent('error', 'settings.request_failed', { path, error: error.cause ?? error });
     return {
-      code: shape.code,
-      message: publicError.message,
-      data: { code: shape.data.code, httpStatus: publicError.statusCode, path, fieldErrors: fieldErrors(error.cause) },
+      code: TRPC_ERROR_CODES_BY_KEY[code],
+      message,
+      data: { code, httpStatus: statusCode, path, fieldErrors: fieldErrors(error.cause) },
     };
   },
 });
