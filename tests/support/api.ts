@@ -6,7 +6,9 @@ import { startTestServer, type TestServer } from './http';
 export interface ApiContext {
   server: TestServer;
   fixture: WorkspaceFixture;
-  /** A client holding a key with every scope on every project of the fixture's workspace. */
+  /** A key with every scope on every project of the fixture's workspace. */
+  key: string;
+  /** A client holding that key. */
   client: ReturnType<typeof apiClient>;
   clientWith(key: string): ReturnType<typeof apiClient>;
 }
@@ -21,7 +23,8 @@ export function useApi(): ApiContext {
   beforeAll(async () => {
     context.server = await startTestServer();
     context.fixture = await createWorkspaceFixture();
-    context.client = apiClient(context.server.baseUrl, await context.fixture.key());
+    context.key = await context.fixture.key();
+    context.client = apiClient(context.server.baseUrl, context.key);
     context.clientWith = (key) => apiClient(context.server.baseUrl, key);
   });
   afterAll(() => context.server.close());
