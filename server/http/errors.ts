@@ -1,7 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import { AppError, type AppErrorKind } from '../errors';
-import { logEvent } from '../log';
+import { AppError, asUnavailable, type AppErrorKind } from '../errors';
+import { logEvent, logThrottled } from '../log';
 
 /** The body of every error response: `{statusCode, message}` and nothing else. */
 export interface PublicError {
@@ -18,6 +18,7 @@ const STATUS: Record<AppErrorKind, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,
+  unavailable: 503,
 };
 
 // Errors tRPC or trpc-to-openapi raise by themselves, before our code runs.
@@ -47,17 +48,25 @@ export function toPublicError(error: unknown): PublicError {
     const known = FRAMEWORK[error.code];
     if (known) return known;
   }
-  return INTERNAL_ERROR;
+  const unavailable = asUnavailable(error);
+  return unavailable ? appErrorToPublic(unavailable) : INTERNAL_ERROR;
 }
+
+// While the database is away every request fails alike: one line per interval, with their count.
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
 
 /**
  * toPublicError for a request that is answering now: a 5xx hides its cause from
- * the client, so the cause goes to the log under `event` with the given fields.
+ * the client, so the cause goes to the log under `event` with the given fields;
+ * an unreachable database is logged once per interval with a count instead.
  */
 export function answerError(error: unknown, event: string, fields: Record<string, unknown>): PublicError {
   const publicError = toPublicError(error);
-  if (publicError.statusCode >= 500) {
-    logEvent('error', event, { ...fields, error: error instanceof TRPCError ? (error.cause ?? error) : error });
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (publicError.statusCode === 503) {
+    logThrottled('database.unavailable', OUTAGE_LOG_INTERVAL_MS, { error: asUnavailable(cause)?.cause ?? cause });
+  } else if (publicError.statusCode >= 500) {
+    logEvent('error', event, { ...fields, error: cause });
   }
   return publicError;
 }

@@ -1,6 +1,9 @@
 import { rateLimitHeaders, type RequestState } from '../api/access';
 import type { PublicError } from './errors';
 
+// A restarted database is usually back within seconds; the pool reconnects on the next request.
+const UNAVAILABLE_RETRY_AFTER_S = 5;
+
 export function errorResponse(state: RequestState, error: PublicError): Response {
   return Response.json(error, { status: error.statusCode, headers: responseHeaders(state, error.statusCode) });
 }
@@ -9,5 +12,6 @@ export function responseHeaders(state: RequestState, status: number): Record<str
   const headers = { 'X-Request-Id': state.requestId, 'Cache-Control': 'no-store', ...rateLimitHeaders(state.rateLimit, status) };
   // A body refused half-read leaves the rest of it on the connection: the client
   // must not send its next request after it.
-  return status === 413 ? { ...headers, Connection: 'close' } : headers;
+  if (status === 413) return { ...headers, Connection: 'close' };
+  return status === 503 ? { ...headers, 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) } : headers;
 }
