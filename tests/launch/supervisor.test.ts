@@ -42,7 +42,7 @@ describe('npm start supervises its server processes', () => {
 
       process.kill(victim!, 'SIGKILL');
       // A connection handed to a server process at the moment it dies is never answered: ask again.
-      const back = await answersWithin(15_000, () => send(app.baseUrl, '/v1/public/web/statuses', 2_000));
+      const back = await answersWithin(20_000, () => send(app.baseUrl, '/v1/public/web/statuses', 2_000));
 
       expect(back).toBe(true);
       expect(app.events()).toContainEqual(expect.objectContaining({ event: 'server.worker_exited', pid: victim, signal: 'SIGKILL' }));
