@@ -74,7 +74,8 @@ function isConnectionFailure(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
   const { code, message, meta } = error as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: unknown } } };
   if (typeof code === 'string' && (UNAVAILABLE_PRISMA_CODES.has(code) || UNAVAILABLE_SOCKET_CODES.has(code))) return true;
-  const adapter = (meta?.driverAdapterError?.cause ?? (error as { cause?: unknown }).cause) as { kind?: unknown; code?: unknown } | undefined;
+  type AdapterCause = { kind?: unknown; code?: unknown } | undefined;
+  const adapter = (meta?.driverAdapterError?.cause ?? (error as { cause?: unknown }).cause) as AdapterCause;
   if (typeof adapter?.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(adapter.kind)) return true;
   if (adapter?.kind === 'postgres' && typeof adapter.code === 'string' && UNAVAILABLE_SQLSTATE.test(adapter.code)) return true;
   if (typeof code === 'string' && UNAVAILABLE_SQLSTATE.test(code) && 'severity' in error) return true;

@@ -97,7 +97,9 @@ export function startProductionServer(root: string, port: number, env: Record<st
 }
 
 function treeMemory(pid: number): { rss: number; peakRss: number } {
-  return [pid, ...descendants(pid)].map(processMemory).reduce((sum, one) => ({ rss: sum.rss + one.rss, peakRss: sum.peakRss + one.peakRss }));
+  return [pid, ...descendants(pid)]
+    .map(processMemory)
+    .reduce((sum, one) => ({ rss: sum.rss + one.rss, peakRss: sum.peakRss + one.peakRss }));
 }
 
 function descendants(pid: number): number[] {

@@ -58,7 +58,8 @@ async function createTasks(client: number): Promise<void> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const between = (from: number, to: number) => answers.filter((answer) => answer.started >= from && answer.started < to);
-const count = (list: Answer[]) => Object.fromEntries(statuses(list).map((status) => [status, list.filter((a) => a.status === status).length]));
+const count = (list: Answer[]) =>
+  Object.fromEntries(statuses(list).map((status) => [status, list.filter((answer) => answer.status === status).length]));
 const statuses = (list: Answer[]) => [...new Set(list.map((answer) => answer.status))].sort();
 
 /** How long after `back` the answers turned 201 for good: from then on, every request started was created. */
@@ -114,7 +115,8 @@ describe('the production server under create load', () => {
     await sleep(RECOVERY_MS + 2_000);
 
     const away = between(stopped, starting).filter((answer) => answer.started + answer.ms < starting);
-    figures.stop10s = { recoveredMs: recoveredAfter(back), slowestMsWhileAway: Math.max(...away.map((a) => a.ms)), answers: count(away) };
+    const slowestMsWhileAway = Math.max(...away.map((answer) => answer.ms));
+    figures.stop10s = { recoveredMs: recoveredAfter(back), slowestMsWhileAway, answers: count(away) };
     expect(away.length).toBeGreaterThan(10);
     expect(statuses(away)).toEqual([503]);
     expect(away.every((answer) => Number(answer.retryAfter) > 0)).toBe(true);
