@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -62,6 +63,7 @@ const schema = z
     VERCEL_BRANCH_URL: optionalString,
     VERCEL_PROJECT_PRODUCTION_URL: optionalString,
     PORT: wholeNumber(3000, 1),
+    WEB_CONCURRENCY: wholeNumber(os.availableParallelism(), 1),
     TRUSTED_PROXY_COUNT: wholeNumber(0, 0),
   })
   .superRefine((value, ctx) => {
@@ -99,6 +101,8 @@ export interface Env {
   /** Null when none is configured: the caller keeps a generated one in the data folder. */
   appSecret: string | null;
   port: number;
+  /** Server processes `npm start` runs behind its one port (server/launch/supervisor.ts). */
+  webConcurrency: number;
   /** Reverse proxies in front of `npm start` whose X-Forwarded-For entries are believed. */
   trustedProxyCount: number;
 }
@@ -139,6 +143,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     appOrigins: appOrigins(appUrl, [v.VERCEL_URL, v.VERCEL_BRANCH_URL, v.VERCEL_PROJECT_PRODUCTION_URL]),
     appSecret: v.APP_SECRET ?? null,
     port: v.PORT,
+    webConcurrency: v.WEB_CONCURRENCY,
     trustedProxyCount: v.TRUSTED_PROXY_COUNT,
   };
 }

@@ -18,8 +18,9 @@ export class AppError extends Error {
   constructor(
     readonly kind: AppErrorKind,
     message: string,
+    options?: ErrorOptions,
   ) {
-    super(message);
+    super(message, options);
     this.name = 'AppError';
   }
 }
@@ -37,3 +38,47 @@ function prismaCode(error: unknown): unknown {
 export const isUniqueViolation = (error: unknown) => prismaCode(error) === 'P2002';
 export const isForeignKeyViolation = (error: unknown) => prismaCode(error) === 'P2003';
 export const isRecordMissing = (error: unknown) => prismaCode(error) === 'P2025';
+
+const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
+
+// How Prisma 7 and @prisma/adapter-pg report a database that cannot be reached:
+// Prisma's connection codes (P1001 can't reach, P1002 and P1008 timed out, P1017
+// closed by the server, P2024 no pooled connection in time), the adapter's error
+// kinds, PostgreSQL's SQLSTATEs for connections (class 08, and 57P01-57P03: shut
+// down, crashed, starting up; 53300 too many connections) and pg's own plain errors,
+// which the adapter passes through unconverted. A client's own socket errors (an
+// upload cut short) are not among them.
+const UNAVAILABLE_PRISMA_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+const UNAVAILABLE_ADAPTER_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+const UNAVAILABLE_SQLSTATE = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_DRIVER_MESSAGES = [
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+];
+
+/**
+ * The one place that tells a database that cannot be reached (or gives no
+ * connection in time) from a failed statement: such an error, or one caused by
+ * it, becomes the kind `unavailable` (503 with Retry-After); anything else null.
+ */
+export function asUnavailable(error: unknown): AppError | null {
+  for (let cause = error, depth = 0; cause && depth < 5; cause = (cause as { cause?: unknown }).cause, depth++) {
+    if (cause instanceof AppError) return cause.kind === 'unavailable' ? cause : null;
+    if (isConnectionFailure(cause)) return new AppError('unavailable', UNAVAILABLE_MESSAGE, { cause: error });
+  }
+  return null;
+}
+
+function isConnectionFailure(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, message, meta } = error as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: unknown } } };
+  if (typeof code === 'string' && UNAVAILABLE_PRISMA_CODES.has(code)) return true;
+  type AdapterCause = { kind?: unknown; code?: unknown } | undefined;
+  const adapter = (meta?.driverAdapterError?.cause ?? (error as { cause?: unknown }).cause) as AdapterCause;
+  if (typeof adapter?.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(adapter.kind)) return true;
+  if (adapter?.kind === 'postgres' && typeof adapter.code === 'string' && UNAVAILABLE_SQLSTATE.test(adapter.code)) return true;
+  if (typeof code === 'string' && UNAVAILABLE_SQLSTATE.test(code) && 'severity' in error) return true;
+  return typeof message === 'string' && UNAVAILABLE_DRIVER_MESSAGES.includes(message);
+}

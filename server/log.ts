@@ -11,12 +11,33 @@ function errorReplacer(_key: string, value: unknown) {
   return value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
 }
 
-const lastLogged = new Map<string, number>();
+const throttled = new Map<string, { count: number; fields: Record<string, unknown> }>();
 
-/** Logs an event at most once per interval, so a failing dependency cannot flood the log. */
+/**
+ * Logs an event at most once per interval, so a failing dependency cannot flood
+ * the log: the first time at once, then, at the end of each interval in which it
+ * happened again, one line whose `count` says how often (with the last fields).
+ */
 export function logThrottled(event: string, intervalMs: number, fields: Record<string, unknown>): void {
-  const now = Date.now();
-  if ((lastLogged.get(event) ?? 0) > now - intervalMs) return;
-  lastLogged.set(event, now);
-  logEvent('warn', event, fields);
+  const pending = throttled.get(event);
+  if (pending) {
+    pending.count += 1;
+    pending.fields = fields;
+    return;
+  }
+  logEvent('warn', event, { ...fields, count: 1 });
+  holdBack(event, intervalMs);
+}
+
+function holdBack(event: string, intervalMs: number): void {
+  const pending = { count: 0, fields: {} };
+  throttled.set(event, pending);
+  setTimeout(() => {
+    if (pending.count === 0) {
+      throttled.delete(event);
+      return;
+    }
+    logEvent('warn', event, { ...pending.fields, count: pending.count });
+    holdBack(event, intervalMs);
+  }, intervalMs).unref();
 }

@@ -8,7 +8,8 @@ export default defineConfig({
   resolve: { alias: { '@': root } },
   test: {
     include: ['tests/**/*.test.ts'],
-    exclude: ['tests/bench/**', 'node_modules/**'],
+    // The fault tests run on their own, once: tests/faults/vitest.config.ts.
+    exclude: ['tests/bench/**', 'tests/faults/**', 'node_modules/**'],
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/database.ts'],
     pool: 'forks',

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { asUnavailable } from '../errors';
 
 const INTERVAL_MS = 60_000;
 const touched = new Map<string, number>();
@@ -16,7 +17,11 @@ export function markKeyUsed(db: Db, keyId: string, onError: (error: unknown) => 
   const update = db.$executeRaw`
     UPDATE api_key SET last_used_at = now()
     WHERE id = ${keyId}::uuid AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`
-    .catch(onError)
+    .catch((error: unknown) => {
+      // The next request tries again; an outage of the database is logged by the requests it fails.
+      touched.delete(keyId);
+      if (!asUnavailable(error)) onError(error);
+    })
     .finally(() => pending.delete(update));
   pending.add(update);
 }

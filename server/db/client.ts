@@ -4,9 +4,14 @@ import { PrismaClient } from './generated/client';
 
 export type Db = PrismaClient;
 
+// As long as a transaction waits for its turn (maxWait below): a burst of writes is not an outage.
+const CONNECT_TIMEOUT_MS = 10_000;
+
 export function createDb(url: string, poolSize = 10): PrismaClient {
   return new PrismaClient({
-    adapter: new PrismaPg({ connectionString: url, max: poolSize }),
+    // pg waits for ever for a pooled connection (or a server that does not answer):
+    // past the bound, the request fails and answers 503 (server/errors.ts, asUnavailable).
+    adapter: new PrismaPg({ connectionString: url, max: poolSize, connectionTimeoutMillis: CONNECT_TIMEOUT_MS }),
     // Creates and updates of one project queue on its row lock, and the embedded
     // database runs one transaction at a time: waiting 2 s (Prisma's default) for a
     // turn turns a burst of writes into errors.

@@ -1,8 +1,8 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
 import { BODY_NOT_JSON, BODY_TOO_LARGE, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from '../api/messages';
-import { AppError, type AppErrorKind } from '../errors';
-import { logEvent } from '../log';
+import { AppError, asUnavailable, type AppErrorKind } from '../errors';
+import { logEvent, logThrottled } from '../log';
 
 /** The body of every error response: `{statusCode, message}` and nothing else. */
 export interface PublicError {
@@ -50,19 +50,28 @@ export function toPublicError(error: unknown): PublicError {
     const known = FRAMEWORK[error.code];
     if (known) return known;
   }
-  return INTERNAL_ERROR;
+  const unavailable = asUnavailable(error);
+  return unavailable ? appErrorToPublic(unavailable) : INTERNAL_ERROR;
 }
+
+// While the database is away every request fails alike: one line per interval, with their count.
+const OUTAGE_LOG_INTERVAL_MS = 10_000;
 
 /**
  * toPublicError for a request that is answering now: a 5xx hides its cause from
- * the client, so the cause goes to the log under `event` with the given fields.
+ * the client, so the cause goes to the log under `event` with the given fields;
+ * an unreachable database is logged once per interval with a count instead.
  */
 export function answerError(error: unknown, event: string, fields: Record<string, unknown>): PublicError {
   const publicError = toPublicError(error);
-  // A 503 of our own says what happened (a dependency or the server's budget); it is no bug to trace.
-  const expected = error instanceof AppError || (error instanceof TRPCError && error.cause instanceof AppError);
-  if (publicError.statusCode >= 500 && !expected) {
-    logEvent('error', event, { ...fields, error: error instanceof TRPCError ? (error.cause ?? error) : error });
+  const cause = error instanceof TRPCError ? (error.cause ?? error) : error;
+  if (publicError.statusCode === 503) {
+    const outage = asUnavailable(cause);
+    // The server's own 503 (its body budget full) has no cause to show; both are counted, not traced.
+    if (outage?.cause !== undefined) logThrottled('database.unavailable', OUTAGE_LOG_INTERVAL_MS, { error: outage.cause });
+    else logThrottled('server.busy', OUTAGE_LOG_INTERVAL_MS, { message: publicError.message });
+  } else if (publicError.statusCode >= 500) {
+    logEvent('error', event, { ...fields, error: cause });
   }
   return publicError;
 }

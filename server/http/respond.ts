@@ -12,6 +12,8 @@ const CORS_HEADERS = {
 };
 const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type';
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
+// A restarted database is usually back within seconds; the pool reconnects on the next request.
+const UNAVAILABLE_RETRY_AFTER_S = 5;
 
 export function errorResponse(state: RequestState, error: PublicError, extra: Record<string, string> = {}): Response {
   return Response.json(error, { status: error.statusCode, headers: { ...responseHeaders(state, error.statusCode), ...extra } });
@@ -24,6 +26,7 @@ export function responseHeaders(state: RequestState, status: number): Record<str
     'X-Content-Type-Options': 'nosniff',
     ...CORS_HEADERS,
     ...(status === 401 && { 'WWW-Authenticate': 'Bearer' }),
+    ...(status === 503 && { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) }),
     ...rateLimitHeaders(state.rateLimit, status),
   };
 }

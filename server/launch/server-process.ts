@@ -23,10 +23,19 @@ export function productionServerEnv(source: Record<string, string | undefined>):
   };
 }
 
-/** The command line of the production server (server/launch/production-server.ts), run in the repository's folder. */
+/**
+ * The command line of the production server, run in the repository's folder: its
+ * supervisor (server/launch/supervisor.ts), which runs WEB_CONCURRENCY copies of
+ * server/launch/production-server.ts on the port.
+ */
 export function productionServerArgs(port: number, hostname?: string): string[] {
-  const args = ['--import', 'tsx', path.join(root, 'server/launch/production-server.ts'), '--port', String(port)];
+  const args = ['--import', 'tsx', path.join(root, 'server/launch/supervisor.ts'), '--port', String(port)];
   return hostname ? [...args, '--hostname', hostname] : args;
+}
+
+/** Each server process's share of DATABASE_POOL_SIZE, the connections of all of them together; at least one. */
+export function workerPoolSize(total: number, workers: number): number {
+  return Math.max(1, Math.floor(total / workers));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis as UpstashRedis } from '@upstash/redis';
 import type { LimiterChoice } from '../env';
+import { askPrimary, countsInPrimary } from './cluster';
 import { createMemorySlidingWindow } from './memory';
 import { createRedisScriptTransport } from './redis-transport';
 
@@ -30,11 +31,16 @@ interface LimiterOptions {
 
 /**
  * A sliding window of `perMinute` requests per identifier. On Upstash or a plain
- * Redis it is @upstash/ratelimit's own algorithm; in memory, the same arithmetic.
+ * Redis it is @upstash/ratelimit's own algorithm; in memory, the same arithmetic,
+ * kept by the cluster's primary when `npm start` runs several server processes.
  * When the store fails or is slow the request is allowed (fail open).
  */
 export function createLimiter(choice: LimiterChoice, options: LimiterOptions): Limiter {
-  if (choice.kind === 'memory') return createMemorySlidingWindow(options.perMinute, WINDOW_MS);
+  if (choice.kind === 'memory') {
+    if (!countsInPrimary()) return createMemorySlidingWindow(options.perMinute, WINDOW_MS);
+    const primary = askPrimary(options.prefix, options.perMinute, WINDOW_MS, STORE_TIMEOUT_MS);
+    return { limit: (identifier) => primary.limit(identifier).catch((error: unknown) => allowed(error, options)) };
+  }
   const redis =
     choice.kind === 'upstash'
       ? new UpstashRedis({ url: choice.url, token: choice.token, retry: false, enableTelemetry: false })
@@ -54,9 +60,13 @@ export function createLimiter(choice: LimiterChoice, options: LimiterOptions): L
         if (result.reason === 'timeout') options.onStoreFailure(new Error('rate limit store timed out'));
         return { success: result.success, limit: result.limit, remaining: result.remaining, reset: result.reset };
       } catch (error) {
-        options.onStoreFailure(error);
-        return { success: true, limit: options.perMinute, remaining: options.perMinute, reset: Date.now() + WINDOW_MS };
+        return allowed(error, options);
       }
     },
   };
+}
+
+function allowed(error: unknown, options: LimiterOptions): RateLimitDecision {
+  options.onStoreFailure(error);
+  return { success: true, limit: options.perMinute, remaining: options.perMinute, reset: Date.now() + WINDOW_MS };
 }

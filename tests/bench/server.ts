@@ -6,7 +6,10 @@ import { productionServerArgs, productionServerEnv } from '../../server/launch/s
 export interface RunningServer {
   url: string;
   pid: number;
-  /** Resident memory now and the highest seen since start (the kernel's high-water mark), in bytes. */
+  /**
+   * Resident memory now and the highest seen since start (the kernel's high-water mark), in bytes,
+   * of the process and its children (the supervisor's server processes), added up.
+   */
   memory(): { rss: number; peakRss: number };
   stop(): Promise<void>;
 }
@@ -68,7 +71,7 @@ export async function startProcess(options: {
   return {
     url,
     pid: child.pid!,
-    memory: () => processMemory(child.pid!),
+    memory: () => treeMemory(child.pid!),
     async stop() {
       stopping = true;
       if (child.exitCode !== null) return;
@@ -85,11 +88,27 @@ export function startProductionServer(root: string, port: number, env: Record<st
   return startProcess({
     args: productionServerArgs(port, '127.0.0.1'),
     cwd: root,
-    // As `npm start` runs it.
-    env: { ...productionServerEnv(process.env), ...env },
+    // As `npm start` runs it; with one server process unless WEB_CONCURRENCY asks for more,
+    // so that the figures compare with earlier runs on any machine.
+    env: { ...productionServerEnv(process.env), WEB_CONCURRENCY: process.env.WEB_CONCURRENCY ?? '1', ...env },
     port,
     readyPath: '/v1/public/openapi.json',
   });
+}
+
+function treeMemory(pid: number): { rss: number; peakRss: number } {
+  return [pid, ...descendants(pid)]
+    .map(processMemory)
+    .reduce((sum, one) => ({ rss: sum.rss + one.rss, peakRss: sum.peakRss + one.peakRss }));
+}
+
+function descendants(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return children.flatMap((child) => [child, ...descendants(child)]);
+  } catch {
+    return [];
+  }
 }
 
 function processMemory(pid: number): { rss: number; peakRss: number } {

@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, parseEnv } from '../../server/env';
 
@@ -102,5 +103,11 @@ describe('configuration', () => {
     expect(parseEnv({}).trustedProxyCount).toBe(0);
     expect(parseEnv({ TRUSTED_PROXY_COUNT: '2' }).trustedProxyCount).toBe(2);
     expect(problems({ TRUSTED_PROXY_COUNT: 'nginx' })).toEqual(['TRUSTED_PROXY_COUNT must be a whole number, 0 or more']);
+  });
+
+  it('runs one server process per available core unless WEB_CONCURRENCY says how many', () => {
+    expect(parseEnv({}).webConcurrency).toBe(os.availableParallelism());
+    expect(parseEnv({ WEB_CONCURRENCY: '3' }).webConcurrency).toBe(3);
+    expect(problems({ WEB_CONCURRENCY: '0' })).toEqual(['WEB_CONCURRENCY must be a positive whole number']);
   });
 });

@@ -63,12 +63,21 @@ async function build(): Promise<void> {
 
 export interface AppServer {
   baseUrl: string;
-  /** The server's process: its memory figures are in /proc/<pid>. */
+  /** The supervisor's process id: the production servers are its children. */
   pid: number;
-  stop(): Promise<void>;
+  /** The JSON lines logged so far (server/log.ts), by every process of the server. */
+  events(): Record<string, unknown>[];
+  /** The process ids of the production servers listening now, oldest first. */
+  workers(): number[];
+  /** Stops the server as SIGTERM does and resolves with the supervisor's exit code. */
+  stop(): Promise<number | null>;
 }
 
-/** The production server (`npm start`'s) on a free loopback port, on the given database, as a child process. */
+/**
+ * The production server (`npm start`'s) on a free loopback port, on the given
+ * database, as a child process: the supervisor with one server process, so that a
+ * test's figures are one process's, unless `WEB_CONCURRENCY` asks for more.
+ */
 export async function startAppServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -86,24 +95,44 @@ export async function startAppServer(databaseUrl: string, extraEnv: Record<strin
       PORT: String(port),
       DATA_DIR: dataDir,
       RATE_LIMIT_PER_MINUTE: '10000',
+      WEB_CONCURRENCY: '1',
       ...extraEnv,
     },
   });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
   child.stderr?.on('data', (chunk) => (output += chunk));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // The last line may still be arriving; lines not of the log are Next's own.
+  const events = () =>
+    output
+      .split('\n')
+      .slice(0, -1)
+      .filter((line) => line.startsWith('{'))
+      .flatMap((line) => {
+        try {
+          return [JSON.parse(line) as Record<string, unknown>];
+        } catch {
+          return [];
+        }
+      });
+  const workers = () => {
+    const gone = new Set(events().flatMap((event) => (event.event === 'server.worker_exited' ? [event.pid] : [])));
+    return events().flatMap((event) => (event.event === 'server.worker_listening' && !gone.has(event.pid) ? [event.pid as number] : []));
+  };
 
   const stop = async () => {
     if (child.exitCode === null) child.kill('SIGTERM');
-    await exited;
+    const code = await exited;
     await fs.rm(dataDir, { recursive: true, force: true });
+    return code;
   };
+  const concurrency = Number(extraEnv.WEB_CONCURRENCY ?? 1);
 
   for (let started = Date.now(); Date.now() - started < 60_000; ) {
     if (child.exitCode !== null) break;
-    const ready = await fetch(`${baseUrl}/`).then((response) => response.ok, () => false);
-    if (ready) return { baseUrl, pid: child.pid!, stop };
+    const ready = workers().length === concurrency && (await fetch(`${baseUrl}/`).then((response) => response.ok, () => false));
+    if (ready) return { baseUrl, pid: child.pid!, events, workers, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   await stop();
