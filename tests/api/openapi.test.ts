@@ -253,6 +253,18 @@ describe('GET /v1/public/openapi.json', () => {
     expect(bodySchema('PATCH /{projectSlug}/tasks/{taskId}').required ?? []).toEqual([]);
   });
 
+  it('the limits of titles, descriptions, comments and id lists are in the schema, not only in prose', () => {
+    const bodySchema = (name: string) => operationNamed(name).requestBody.content['application/json'].schema.properties;
+    for (const name of ['POST /{projectSlug}/tasks', 'PATCH /{projectSlug}/tasks/{taskId}']) {
+      const fields = bodySchema(name);
+      expect(fields.title).toMatchObject({ minLength: 1, maxLength: 500, pattern: '\\S' });
+      expect(fields.description.anyOf[0]).toMatchObject({ maxLength: 100_000 });
+      expect(fields.assigneeIds).toMatchObject({ maxItems: 5 });
+      expect(fields.labelIds).toMatchObject({ maxItems: 50 });
+    }
+    expect(bodySchema('POST /{projectSlug}/tasks/{taskId}/comments').content).toMatchObject({ minLength: 1, maxLength: 10_000, pattern: '\\S' });
+  });
+
   it('the list query parameters are described with their bounds and defaults', () => {
     const [, list] = operations().find(([name]) => name === 'GET /{projectSlug}/tasks')!;
     const query = Object.fromEntries((list.parameters as any[]).filter((p) => p.in === 'query').map((p) => [p.name, p]));

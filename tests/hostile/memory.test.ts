@@ -26,7 +26,10 @@ beforeAll(async () => {
   await post('/api/internal/keys.create', { origin: app.baseUrl }, Buffer.from('{}'));
 }, 600_000);
 
-beforeEach(() => resetPeak(app.pid));
+// The supervisor runs one server process here: its memory is the one measured.
+const server = () => app.workers()[0]!;
+
+beforeEach(() => resetPeak(server()));
 
 afterAll(async () => {
   await app?.stop();
@@ -84,7 +87,7 @@ describe('many large bodies at once', () => {
       Array(CONCURRENT).fill({ statusCode: 400, message: 'Request body holds more than 1000 JSON values' }),
     );
     expect(await stillServes()).toBe(200);
-    expect(growth(app.pid)).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
   }, 120_000);
 
   it(`${CONCURRENT} sign-ins streaming 20 MB each, without a length, answer 413 and the server stays up`, async () => {
@@ -92,7 +95,7 @@ describe('many large bodies at once', () => {
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(413));
     expect(await stillServes()).toBe(200);
-    expect(growth(app.pid)).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
   }, 120_000);
 
   it(`${CONCURRENT} settings calls of 20 MB each answer 413 and the server stays up`, async () => {
@@ -101,7 +104,7 @@ describe('many large bodies at once', () => {
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(413));
     expect(await stillServes()).toBe(200);
-    expect(growth(app.pid)).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
   }, 120_000);
 
   it(`${CONCURRENT} page posts of 20 MB each as server actions answer a 4xx and the server stays up`, async () => {
@@ -121,6 +124,6 @@ describe('many large bodies at once', () => {
 
     expect(answers.every((status) => status >= 400 && status < 500)).toBe(true);
     expect(await stillServes()).toBe(200);
-    expect(growth(app.pid)).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
   }, 120_000);
 });

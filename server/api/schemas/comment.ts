@@ -23,5 +23,5 @@ export const addCommentInput = z.strictObject({
       abort: true,
     })
     .refine((value) => value.trim().length > 0, 'must contain a non-space character')
-    .meta({ description: `1 to ${MAX_COMMENT} characters, newlines preserved` }),
+    .meta({ description: `1 to ${MAX_COMMENT} characters, newlines preserved`, minLength: 1, maxLength: MAX_COMMENT, pattern: '\\S' }),
 });

@@ -89,11 +89,18 @@ export const getTaskInput = z.object(taskPath);
 const title = text()
   .transform((value) => value.trim())
   .refine((value) => charCount(value) >= 1 && charCount(value) <= MAX_TITLE, `must be 1 to ${MAX_TITLE} characters`)
-  .meta({ description: `1 to ${MAX_TITLE} characters; surrounding whitespace is removed`, example: 'Fix login form' });
+  // JSON Schema counts code points too; `\S`: not whitespace alone.
+  .meta({
+    description: `1 to ${MAX_TITLE} characters; surrounding whitespace is removed`,
+    example: 'Fix login form',
+    minLength: 1,
+    maxLength: MAX_TITLE,
+    pattern: '\\S',
+  });
 
 const description = text()
   .refine((value) => charCount(value) <= MAX_DESCRIPTION, `must be at most ${MAX_DESCRIPTION} characters`)
-  .meta({ description: `Plain text, newlines preserved, at most ${MAX_DESCRIPTION} characters` });
+  .meta({ description: `Plain text, newlines preserved, at most ${MAX_DESCRIPTION} characters`, maxLength: MAX_DESCRIPTION });
 
 const dueDate = dateTimeInput();
 
@@ -101,7 +108,8 @@ const idList = (max: number, what: string) =>
   z
     .array(uuid(), { error: 'must be an array of UUIDs' })
     .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))])
-    .refine((ids) => ids.length <= max, `must hold at most ${max} ${what}`);
+    .refine((ids) => ids.length <= max, `must hold at most ${max} ${what}`)
+    .meta({ maxItems: max });
 
 export const createTaskInput = z.strictObject({
   ...projectPath,
