@@ -152,8 +152,17 @@ describe('sign-in: what the endpoints show and allow', () => {
   it('answers 404 to update-user and leaves the profile as it was', async () => {
     const person = await createPerson(fx.workspace.id, 'member');
     const { cookie } = await signIn(server.baseUrl, person.email, person.password);
-    const response = await postJson('update-user', { name: 'x'.repeat(200_000), image: 'javascript:alert(1)' }, { cookie });
+    const response = await postJson('update-user', { name: 'x'.repeat(1_000), image: 'javascript:alert(1)' }, { cookie });
     expect(response.status).toBe(404);
+    const user = await db().user.findUniqueOrThrow({ where: { id: person.id } });
+    expect(user).toMatchObject({ name: person.name, image: null });
+  });
+
+  it('answers 413 to an update-user body over the 8 KiB sign-in routes take, and leaves the profile as it was', async () => {
+    const person = await createPerson(fx.workspace.id, 'member');
+    const { cookie } = await signIn(server.baseUrl, person.email, person.password);
+    const response = await postJson('update-user', { name: 'x'.repeat(200_000) }, { cookie });
+    expect(response.status).toBe(413);
     const user = await db().user.findUniqueOrThrow({ where: { id: person.id } });
     expect(user).toMatchObject({ name: person.name, image: null });
   });
