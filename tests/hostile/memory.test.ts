@@ -126,4 +126,22 @@ describe('many large bodies at once', () => {
     expect(await stillServes()).toBe(200);
     expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
   }, 120_000);
+
+  it.each(['/storage/0123456789abcdef', '/docs', '/settings/api-keys'])(`${CONCURRENT} posts of 20 MB each to %s are refused or sent elsewhere, and the server stays up`, async (path) => {
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENT }, () =>
+        fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { origin: app.baseUrl }, body: streamOf(20), duplex: 'half', redirect: 'manual' } as RequestInit).then(
+          async (response) => {
+            await response.arrayBuffer();
+            return response.status;
+          },
+        ),
+      ),
+    );
+
+    // A page that needs a session redirects to sign-in; the others refuse the method.
+    expect(answers.every((status) => status >= 300 && status < 500)).toBe(true);
+    expect(await stillServes()).toBe(200);
+    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+  }, 120_000);
 });
