@@ -70,6 +70,18 @@ function streamOf(megabytes: number): ReadableStream<Uint8Array> {
   });
 }
 
+/** The statuses of CONCURRENT posts to `path` at once, each streaming 20 MB; redirects are not followed. */
+function streamedPosts(path: string, headers: Record<string, string>): Promise<number[]> {
+  const init = (): RequestInit => ({ method: 'POST', headers: { origin: app.baseUrl, ...headers }, body: streamOf(20), redirect: 'manual' });
+  return Promise.all(
+    Array.from({ length: CONCURRENT }, async () => {
+      const response = await fetch(`${app.baseUrl}${path}`, { ...init(), duplex: 'half' } as RequestInit);
+      await response.arrayBuffer();
+      return response.status;
+    }),
+  );
+}
+
 async function stillServes(): Promise<number> {
   return (await fetch(`${app.baseUrl}/v1/public/web/statuses`, { headers: { authorization: `Bearer ${key}` } })).status;
 }
@@ -108,19 +120,7 @@ describe('many large bodies at once', () => {
   }, 120_000);
 
   it(`${CONCURRENT} page posts of 20 MB each as server actions answer a 4xx and the server stays up`, async () => {
-    const answers = await Promise.all(
-      Array.from({ length: CONCURRENT }, () =>
-        fetch(`${app.baseUrl}/sign-in`, {
-          method: 'POST',
-          headers: { origin: app.baseUrl, 'next-action': 'f'.repeat(42), 'content-type': 'text/plain;charset=UTF-8' },
-          body: streamOf(20),
-          duplex: 'half',
-        } as RequestInit).then(async (response) => {
-          await response.arrayBuffer();
-          return response.status;
-        }),
-      ),
-    );
+    const answers = await streamedPosts('/sign-in', { 'next-action': 'f'.repeat(42), 'content-type': 'text/plain;charset=UTF-8' });
 
     expect(answers.every((status) => status >= 400 && status < 500)).toBe(true);
     expect(await stillServes()).toBe(200);
@@ -128,16 +128,7 @@ describe('many large bodies at once', () => {
   }, 120_000);
 
   it.each(['/storage/0123456789abcdef', '/docs', '/settings/api-keys'])(`${CONCURRENT} posts of 20 MB each to %s are refused or sent elsewhere, and the server stays up`, async (path) => {
-    const answers = await Promise.all(
-      Array.from({ length: CONCURRENT }, () =>
-        fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { origin: app.baseUrl }, body: streamOf(20), duplex: 'half', redirect: 'manual' } as RequestInit).then(
-          async (response) => {
-            await response.arrayBuffer();
-            return response.status;
-          },
-        ),
-      ),
-    );
+    const answers = await streamedPosts(path, {});
 
     // A page that needs a session redirects to sign-in; the others refuse the method.
     expect(answers.every((status) => status >= 300 && status < 500)).toBe(true);
