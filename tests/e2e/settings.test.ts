@@ -12,6 +12,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 const artifacts = path.join(root, 'test-artifacts');
 // Committed for the README; rewritten only on request, so test runs leave the tree clean.
 const readmeScreenshot = path.join(import.meta.dirname, 'screenshots', 'api-keys.png');
+const phoneScreenshot = path.join(import.meta.dirname, 'screenshots', 'api-keys-phone.png');
 
 let app: AppServer;
 let browser: Browser;
@@ -98,6 +99,27 @@ describe('the API keys page in a browser', () => {
     await signOut(page);
     await page.close();
   }, 90_000);
+
+  it("fits a 390 px screen, with every key's Revoke button on it", async () => {
+    const admin = await createPerson(fx.workspace.id, 'admin');
+    await fx.key({ name: 'Nightly export to the data warehouse' });
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, admin.email, admin.password);
+    const revoke = page.getByRole('button', { name: 'Revoke Nightly export to the data warehouse' });
+    await revoke.waitFor();
+
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await revoke.scrollIntoViewIfNeeded();
+    const box = (await revoke.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    if (process.env.UPDATE_SCREENSHOTS === '1' || !(await fs.stat(phoneScreenshot).catch(() => null))) {
+      await page.screenshot({ path: phoneScreenshot, fullPage: true });
+    }
+    await signOut(page);
+    await page.close();
+  }, 60_000);
 
   it('has no /setup page once a user exists', async () => {
     expect((await fetch(`${app.baseUrl}/setup`)).status).toBe(404);
