@@ -3,6 +3,7 @@ import { notFound } from 'next/navigation';
 import { db } from '@/server/db/client';
 import { setupNeeded } from '@/server/setup/first-owner';
 import styles from '../settings/settings.module.css';
+import { appAddress, scriptlessPostProblem } from '../sign-in/scriptless-post';
 import { SetupForm } from './setup-form';
 
 export const metadata: Metadata = { title: 'Set up · Task API' };
@@ -15,7 +16,7 @@ export default async function SetupPage() {
     <main className={styles.narrow}>
       <h1>Set up Task API</h1>
       <p className={styles.muted}>Create the first workspace and its owner. You will sign in with this email and password.</p>
-      <SetupForm />
+      <SetupForm address={appAddress()} initialProblem={await scriptlessPostProblem('/setup')} />
     </main>
   );
 }

@@ -1,10 +1,12 @@
 'use client';
 
+import { TRPCClientError } from '@trpc/client';
 import { useState, type FormEvent } from 'react';
 import { controlProps, Field } from '../settings/field';
 import { formProblem, internalApi, type FormProblem } from '../settings/internal-api';
 import styles from '../settings/settings.module.css';
 import { requestSignIn } from '../sign-in/sign-in-request';
+import { refusedOriginMessage, type AppAddress } from '../sign-in/wrong-origin';
 
 const FIELDS = [
   { id: 'workspaceName', label: 'Workspace name', type: 'text', autoComplete: 'organization' },
@@ -16,8 +18,8 @@ const FIELDS = [
 
 type SetupInput = Record<(typeof FIELDS)[number]['id'], string>;
 
-export function SetupForm() {
-  const [problem, setProblem] = useState<FormProblem | null>(null);
+export function SetupForm({ address, initialProblem }: { address: AppAddress; initialProblem: string | null }) {
+  const [problem, setProblem] = useState<FormProblem | null>(initialProblem === null ? null : { message: initialProblem, fields: {} });
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
@@ -28,16 +30,17 @@ export function SetupForm() {
     try {
       await internalApi.setup.createOwner.mutate(input);
     } catch (error) {
-      setProblem(formProblem(error));
+      const refused = error instanceof TRPCClientError && error.data?.httpStatus === 403 ? refusedOriginMessage(address, '/setup') : null;
+      setProblem(refused === null ? formProblem(error) : { message: refused, fields: {} });
       setBusy(false);
       return;
     }
-    const failure = await requestSignIn(input.email, input.password);
+    const failure = await requestSignIn(input.email, input.password, address);
     window.location.assign(failure === null ? '/settings/api-keys' : '/sign-in');
   }
 
   return (
-    <form onSubmit={submit} className={styles.form} noValidate>
+    <form method="post" onSubmit={submit} className={styles.form} noValidate>
       {problem && (
         <p role="alert" className={styles.alert}>
           {Object.keys(problem.fields).length > 0 ? 'Some fields need attention.' : problem.message}

@@ -5,6 +5,7 @@ import { sessionUser } from '@/server/auth/session';
 import { db } from '@/server/db/client';
 import { setupNeeded } from '@/server/setup/first-owner';
 import styles from '../settings/settings.module.css';
+import { appAddress, scriptlessPostProblem } from './scriptless-post';
 import { SignInForm } from './sign-in-form';
 
 export const metadata: Metadata = { title: 'Sign in · Task API' };
@@ -17,7 +18,7 @@ export default async function SignInPage() {
     <main className={styles.narrow}>
       <h1>Sign in</h1>
       <p className={styles.muted}>Workspace owners and admins sign in here to manage API keys.</p>
-      <SignInForm />
+      <SignInForm address={appAddress()} initialProblem={await scriptlessPostProblem('/sign-in')} />
     </main>
   );
 }

@@ -4,16 +4,17 @@ import { useState, type FormEvent } from 'react';
 import { controlProps, Field } from '../settings/field';
 import styles from '../settings/settings.module.css';
 import { requestSignIn } from './sign-in-request';
+import type { AppAddress } from './wrong-origin';
 
-export function SignInForm() {
-  const [problem, setProblem] = useState<string | null>(null);
+export function SignInForm({ address, initialProblem }: { address: AppAddress; initialProblem: string | null }) {
+  const [problem, setProblem] = useState<string | null>(initialProblem);
   const [busy, setBusy] = useState(false);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setBusy(true);
-    const failure = await requestSignIn(String(form.get('email')), String(form.get('password')));
+    const failure = await requestSignIn(String(form.get('email')), String(form.get('password')), address);
     if (failure === null) {
       window.location.assign('/settings/api-keys');
       return;
@@ -23,7 +24,7 @@ export function SignInForm() {
   }
 
   return (
-    <form onSubmit={submit} className={styles.form}>
+    <form method="post" onSubmit={submit} className={styles.form}>
       {problem && (
         <p role="alert" className={styles.alert}>
           {problem}

@@ -1,13 +1,13 @@
 import { openDatabase } from '../db/open';
 import { env } from '../env';
 import { seedDemo } from '../seed/demo';
-import { printWelcome } from '../seed/welcome';
+import { printLines, welcomeLines } from '../seed/welcome';
 import { runMain } from './main';
 
 runMain('development', async () => {
   const database = await openDatabase({ log: (line) => process.stderr.write(`${line}\n`) });
   try {
-    printWelcome(await seedDemo(database.db), env().appUrl);
+    printLines([...welcomeLines(await seedDemo(database.db), env().appUrl), '']);
   } finally {
     await database.close();
   }

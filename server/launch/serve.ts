@@ -2,7 +2,7 @@ import { env } from '../env';
 import { openDatabase } from '../db/open';
 import { migrateDatabase } from '../db/migrate';
 import { seedDemo } from '../seed/demo';
-import { printWelcome } from '../seed/welcome';
+import { printLines, startLines, welcomeLines } from '../seed/welcome';
 import { runServer } from './server-process';
 
 // The embedded server multiplexes connections onto one engine; a small pool is plenty.
@@ -10,7 +10,8 @@ const EMBEDDED_POOL_SIZE = 4;
 
 /**
  * Starts the web server on the configured database. In dev the database is migrated and,
- * when it is empty, seeded with the demo workspace; `start` never seeds.
+ * when it is empty, seeded with the demo workspace; `start` never seeds. Every start of dev,
+ * and of `start` on the embedded database, says where the app is and how to mint a key.
  */
 export async function serve(mode: 'dev' | 'start'): Promise<number> {
   const config = env();
@@ -20,8 +21,9 @@ export async function serve(mode: 'dev' | 'start'): Promise<number> {
     if (mode === 'dev' && !database.embedded) await migrateDatabase(database.url);
     if (mode === 'dev' && (await database.db.workspace.count()) === 0) {
       log('Empty database: seeding the demo workspace…');
-      printWelcome(await seedDemo(database.db), config.appUrl);
+      printLines(welcomeLines(await seedDemo(database.db), config.appUrl));
     }
+    if (mode === 'dev' || database.embedded) printLines(await startLines(database.db, config.appUrl));
     const extraEnv: Record<string, string> = { DATABASE_URL: database.url };
     if (database.embedded) extraEnv.DATABASE_POOL_SIZE = String(EMBEDDED_POOL_SIZE);
     return await runServer(mode, config.port, extraEnv);

@@ -5,9 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Validator } from '@seriousme/openapi-schema-validator';
-import { createElement, type ReactElement } from 'react';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import DocsPage from '../../app/docs/page';
 import { procedureMetas } from '../../server/api/operation';
 import { openApiDocument } from '../../server/api/openapi';
 import { env } from '../../server/env';
@@ -361,79 +359,5 @@ describe('route order', () => {
     ]);
     // Registered first, the fixed path is fine.
     expect(shadowedRoutes([late[1]!, late[0]!])).toEqual([]);
-  });
-});
-
-// --- The reference page ----------------------------------------------------------
-
-describe('API reference page (/docs)', () => {
-  let html: string;
-
-  beforeAll(async () => {
-    // react-dom ships no type declarations here: load it by a name TypeScript does not resolve.
-    const serverRendering = 'react-dom/server';
-    const { renderToString } = (await import(serverRendering)) as { renderToString(element: ReactElement): string };
-    html = renderToString(createElement(DocsPage));
-  });
-
-  const text = () =>
-    html
-      .replace(/<!-- -->/g, '')
-      .replace(/<[^>]+>/g, ' ')
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&quot;/g, '"')
-      .replace(/&#x27;/g, "'")
-      .replace(/&amp;/g, '&')
-      .replace(/\s+/g, ' ');
-
-  it('shows every operation with its method, path and summary', () => {
-    for (const [name, operation] of operations()) {
-      const [method, path] = name.split(' ');
-      expect(text()).toContain(`${method} ${path}`);
-      expect(text()).toContain(operation.summary);
-    }
-  });
-
-  it('shows the introduction as paragraphs, with backticks as code', () => {
-    expect(html).toContain('<code>X-API-Key: &lt;key&gt;</code>');
-    expect(html).toContain('<code>Retry-After</code>');
-    expect(html).not.toContain('`');
-    const paragraphs = document.info.description.split(/\n\s*\n/).length;
-    expect(html.match(/<p>/g)?.length ?? 0).toBeGreaterThanOrEqual(paragraphs);
-  });
-
-  it('lists parameters with where they go, type, whether required, and description', () => {
-    expect(text()).toMatch(/path projectSlug string yes Slug of the project/);
-    expect(text()).toMatch(/query limit integer no .*minimum 1; maximum 100; default 20/);
-    expect(text()).toMatch(/query statusId string \(uuid\) no Filter by custom status; takes precedence over status /);
-    expect(text()).toMatch(/query status Category no Filter by category; ignored when statusId is given/);
-    expect(text()).toMatch(/query search string no Case-insensitive substring of the title/);
-  });
-
-  it('shows request bodies with their fields, resolving references', () => {
-    expect(text()).toContain('Request body application/json');
-    expect(text()).toMatch(/title string yes 1 to 500 characters/);
-    // priority is a $ref to the Priority schema: its values are shown.
-    expect(text()).toMatch(/priority Priority no Defaults to none \(one of none, low, medium, high, urgent\)/);
-    expect(text()).toContain('Request body multipart/form-data');
-    expect(text()).toMatch(/file string \(binary\) yes/);
-  });
-
-  it('shows responses with status, description and schema name', () => {
-    expect(text()).toMatch(/201 Successful response Headers: X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset Task/);
-    expect(text()).toMatch(/429 Too many requests .*Retry-After ApiError/);
-    expect(html).toContain('href="#schema-ApiError"');
-  });
-
-  it('has a components section with every schema, the Error schema among them', () => {
-    for (const name of Object.keys(document.components.schemas)) expect(html).toContain(`id="schema-${name}"`);
-    expect(text()).toMatch(/ApiError Every error response has this shape\. Field Type Required Description statusCode integer yes message string yes/);
-  });
-
-  it('needs no script and loads nothing from elsewhere', () => {
-    expect(html).not.toMatch(/<script|<link/);
-    // The one address on the page is the document's own base URL, shown as text.
-    expect(html.match(/https?:\/\/[^\s"<]+/g) ?? []).toEqual([`${env().appUrl}/v1/public`]);
   });
 });

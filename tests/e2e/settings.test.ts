@@ -12,6 +12,7 @@ const root = path.resolve(import.meta.dirname, '../..');
 const artifacts = path.join(root, 'test-artifacts');
 // Committed for the README; rewritten only on request, so test runs leave the tree clean.
 const readmeScreenshot = path.join(import.meta.dirname, 'screenshots', 'api-keys.png');
+const phoneScreenshot = path.join(import.meta.dirname, 'screenshots', 'api-keys-phone.png');
 
 let app: AppServer;
 let browser: Browser;
@@ -98,6 +99,71 @@ describe('the API keys page in a browser', () => {
     await signOut(page);
     await page.close();
   }, 90_000);
+
+  it("fits a 390 px screen, with every key's Revoke button on it", async () => {
+    const admin = await createPerson(fx.workspace.id, 'admin');
+    await fx.key({ name: 'Nightly export to the data warehouse' });
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    await signIn(page, admin.email, admin.password);
+    const revoke = page.getByRole('button', { name: 'Revoke Nightly export to the data warehouse' });
+    await revoke.waitFor();
+
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await revoke.scrollIntoViewIfNeeded();
+    const box = (await revoke.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(390);
+    if (process.env.UPDATE_SCREENSHOTS === '1' || !(await fs.stat(phoneScreenshot).catch(() => null))) {
+      await page.screenshot({ path: phoneScreenshot, fullPage: true });
+    }
+    await signOut(page);
+    await page.close();
+  }, 60_000);
+
+  it('sends the sign-in form as a POST body when its script has not run, and says so', async () => {
+    const admin = await createPerson(fx.workspace.id, 'admin');
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 390, height: 844 });
+    const posts: string[] = [];
+    page.on('request', (request) => request.method() === 'POST' && posts.push(request.url()));
+    // As under `next dev` at an address it does not serve its scripts to: the page's code never runs.
+    await page.route('**/_next/static/**/*.js', (route) => route.abort());
+    await page.goto(`${app.baseUrl}/sign-in`);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await expect.poll(() => page.locator('form').getByRole('alert').textContent()).toContain("Nothing was sent: the page's script had not loaded");
+    expect(page.url()).toBe(`${app.baseUrl}/sign-in`);
+    expect(posts).toEqual([`${app.baseUrl}/sign-in`]);
+    await page.close();
+  }, 60_000);
+
+  it.each([
+    ['with its script', false],
+    ['without its script', true],
+  ])('explains a sign-in refused at another address than the app\'s, %s', async (_, blockScripts) => {
+    const admin = await createPerson(fx.workspace.id, 'admin');
+    // The app's address is 127.0.0.1; localhost reaches the same server, from another origin.
+    const elsewhere = app.baseUrl.replace('127.0.0.1', 'localhost');
+    const page = await browser.context.newPage();
+    if (blockScripts) await page.route('**/_next/static/**/*.js', (route) => route.abort());
+    await page.goto(`${elsewhere}/sign-in`);
+    await page.getByLabel('Email').fill(admin.email);
+    await page.getByLabel('Password').fill(admin.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    await expect
+      .poll(() => page.locator('form').getByRole('alert').textContent())
+      .toBe(
+        `This page is open at ${elsewhere}, but the app's address is ${app.baseUrl}: sign-in and setup accept requests only ` +
+          `from the app's own address, so this one was refused. Open ${app.baseUrl}/sign-in and try again.`,
+      );
+    expect(page.url()).toBe(`${elsewhere}/sign-in`);
+    await page.close();
+  }, 60_000);
 
   it('has no /setup page once a user exists', async () => {
     expect((await fetch(`${app.baseUrl}/setup`)).status).toBe(404);

@@ -33,22 +33,22 @@ export function KeyList({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (key: K
           {keys.map((key) => (
             <tr key={key.id} data-key-id={key.id}>
               <th scope="row">{key.name}</th>
-              <td>
+              <td data-label="Key">
                 <code>{key.hint}</code>
               </td>
-              <td>{key.scopes.join(', ')}</td>
-              <td>{key.project ? key.project.name : 'All projects'}</td>
-              <td>
+              <td data-label="Scopes">{key.scopes.join(', ')}</td>
+              <td data-label="Projects">{key.project ? key.project.name : 'All projects'}</td>
+              <td data-label="Created">
                 <When iso={key.createdAt} none="" />
                 {key.createdBy && <span className={styles.muted}> by {key.createdBy}</span>}
               </td>
-              <td>
+              <td data-label="Expires">
                 <When iso={key.expiresAt} none="Never" />
               </td>
-              <td>
+              <td data-label="Last used">
                 <When iso={key.lastUsedAt} none="Never" />
               </td>
-              <td>
+              <td data-label="State">
                 <span className={`${styles.badge} ${styles[key.state]}`}>{STATE_LABEL[key.state]}</span>
               </td>
               <td>

@@ -1,0 +1,113 @@
+import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const run = promisify(execFile);
+const SHELLS = ['/bin/bash', '/usr/bin/zsh'];
+
+let dataDir: string;
+let port: number;
+let firstStart: string;
+let secondStart: string;
+
+/** The launcher's environment on the embedded defaults: no database, limiter or blob store configured. */
+function embeddedEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), NEXT_TELEMETRY_DISABLED: '1' };
+  for (const name of Object.keys(env)) {
+    if (/^(DATABASE_URL|REDIS_URL|UPSTASH_|BLOB_|APP_URL|TEST$|VITEST)/.test(name)) delete env[name];
+  }
+  return env;
+}
+
+/**
+ * Runs a launcher as `npm run dev` / `npm start` run it, until it has printed the key
+ * command (everything before the web server starts), then stops it as Ctrl-C would.
+ */
+async function launch(script: 'dev' | 'start'): Promise<string> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `server/launch/${script}.ts`], {
+    cwd: root,
+    env: embeddedEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no key command within 100 s:\n${stdout}\n${stderr}`)), 100_000);
+    child.stdout.on('data', (chunk) => {
+      stdout += chunk;
+      if (/admin -- key create.*\n/.test(stdout)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then(() => reject(new Error(`the launcher exited:\n${stdout}\n${stderr}`)));
+  });
+  process.kill(-child.pid!, 'SIGINT');
+  await exited;
+  return stdout;
+}
+
+/** The words a shell makes of a printed command line, with the command itself replaced by one that prints them. */
+async function shellWords(shell: string, line: string): Promise<string[]> {
+  const command = line.trim().split(' ')[0]!;
+  const { stdout } = await run(shell, ['-c', `${command}() { printf '%s\\n' "$@"; }; ${line.trim()}`], { cwd: os.tmpdir() });
+  return stdout.trimEnd().split('\n');
+}
+
+beforeAll(async () => {
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-first-hour-'));
+  port = await freePort();
+  firstStart = await launch('dev');
+  secondStart = await launch('start');
+}, 240_000);
+
+afterAll(async () => {
+  await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+const lineWith = (output: string, start: string) => output.split('\n').find((line) => line.trim().startsWith(start))?.trim();
+
+describe('the first start of npm run dev on the embedded defaults', () => {
+  it('prints the admin login and the demo key once', () => {
+    expect(firstStart).toMatch(/Admin login: +admin@demo\.test \/ \S+/);
+    expect(firstStart).toMatch(/Demo API key: +tk_[0-9a-f]{40}/);
+  });
+
+  it.each(SHELLS)('prints a curl line that %s reads as the header and the URL, query string included', async (shell) => {
+    expect(existsSync(shell), `${shell} is installed`).toBe(true);
+    const key = firstStart.match(/tk_[0-9a-f]{40}/)![0];
+    expect(await shellWords(shell, lineWith(firstStart, 'curl ')!)).toEqual([
+      '-H',
+      `Authorization: Bearer ${key}`,
+      `http://localhost:${port}/v1/public/web/tasks?limit=2`,
+    ]);
+  });
+});
+
+describe('every start on the embedded database', () => {
+  it.each([['npm run dev', () => firstStart], ['npm start', () => secondStart]])('%s prints the app URL and the demo workspace slug', (_, output) => {
+    expect(output()).toContain(`App:            http://localhost:${port}\n`);
+    expect(output()).toContain(`API reference:  http://localhost:${port}/docs\n`);
+    expect(output()).toContain('Workspace:      demo\n');
+  });
+
+  it('does not print the secrets again after the first start', () => {
+    expect(secondStart).not.toMatch(/tk_[0-9a-f]{40}|Admin login/);
+  });
+
+  it('prints the command that mints a key, and that command mints one', async () => {
+    const command = lineWith(secondStart, 'npm run --silent admin -- key create')!;
+    expect(command).toBe("npm run --silent admin -- key create --workspace demo --name 'My key' --scopes task:read,task:create,task:update");
+    const { stdout } = await run('/bin/bash', ['-c', `${command} --json`], { cwd: root, env: embeddedEnv() });
+    expect(JSON.parse(stdout)).toMatchObject({ name: 'My key', scopes: ['task:read', 'task:create', 'task:update'], key: expect.stringMatching(/^tk_/) });
+  }, 60_000);
+});
