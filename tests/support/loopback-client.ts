@@ -34,7 +34,7 @@ export interface LoopbackResponse {
 export function requestFrom(
   localAddress: string,
   url: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<LoopbackResponse> {
   return new Promise((resolve, reject) => {
     const request = http.request(url, { method: options.method ?? 'GET', localAddress, headers: options.headers, agent: false }, (response) => {
