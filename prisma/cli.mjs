@@ -17,7 +17,7 @@ const child = spawn(process.execPath, [cli, ...args], {
   stdio: 'inherit',
   env: {
     ...process.env,
-    PRISMA_SCHEMA_ENGINE_BINARY: here('schema-engine.mjs'),
+    PRISMA_SCHEMA_ENGINE_BINARY: here('../server/vendor/prisma-schema-engine.mjs'),
     PRISMA_HIDE_UPDATE_MESSAGE: '1',
     CHECKPOINT_DISABLE: '1',
   },

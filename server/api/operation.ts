@@ -1,5 +1,6 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Scope } from '../keys/scopes';
+import { routerProcedures } from '../vendor/trpc-router-procedures';
 import { BODY_NOT_JSON, BODY_NOT_OBJECT, BODY_TOO_LARGE, BODY_TOO_MANY_VALUES, JSON_CONTENT_TYPE, unknownFields } from './messages';
 
 /** Statuses an operation may add to those every operation can answer (see openapi.ts). */
@@ -52,6 +53,5 @@ function mergeErrors(first: OperationErrors, second: OperationErrors): Operation
 
 /** The metadata of every procedure of a router, by procedure path (`tasks.create`). */
 export function procedureMetas(router: { _def: { procedures: object } }): Map<string, PublicMeta> {
-  const procedures = router._def.procedures as unknown as Record<string, { _def: { meta?: PublicMeta } }>;
-  return new Map(Object.entries(procedures).map(([path, procedure]) => [path, procedure._def.meta ?? {}]));
+  return routerProcedures<PublicMeta>(router);
 }

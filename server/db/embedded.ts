@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
-import { serializeProtocolTurns } from './pglite-turns';
+import { serializeProtocolTurns } from '../vendor/pglite-socket-turns';
 
 /**
  * The embedded default database: PGlite, exposed on a loopback TCP port that

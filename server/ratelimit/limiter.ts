@@ -3,7 +3,7 @@ import { Redis as UpstashRedis } from '@upstash/redis';
 import type { LimiterChoice } from '../env';
 import { askPrimary, countsInPrimary } from './cluster';
 import { createMemorySlidingWindow } from './memory';
-import { createRedisScriptTransport } from './redis-transport';
+import { createRedisScriptTransport } from '../vendor/upstash-ratelimit-on-redis';
 
 export interface RateLimitDecision {
   success: boolean;

@@ -8,6 +8,11 @@ type Args = (string | number)[];
  * Its scripts start with `#!lua flags=allow-key-locking`, which Redis 7.0 rejects,
  * so the flag line is dropped and the library's script hash is mapped to the hash
  * of the script Redis actually holds (or every call would be a failed EVALSHA).
+ *
+ * @fits @upstash/ratelimit@2.2.0
+ * Relies on: the library calling only `evalsha`, then `eval` on NOSCRIPT, with its
+ * scripts' precomputed SHA-1, and the shebang line of its Lua scripts.
+ * Guarded by: tests/ratelimit/redis.test.ts (the real library on a real Redis).
  */
 export function createRedisScriptTransport(url: string, onError: (error: unknown) => void) {
   const redis = new Redis(url, {

@@ -5,6 +5,12 @@
 // (@prisma/schema-engine-wasm) running over @prisma/adapter-pg.
 // stdout carries only JSON-RPC; every log goes to stderr.
 // This relies on an internal protocol: keep prisma, @prisma/adapter-pg and the wasm engine pinned.
+// @fits prisma@7.10.1
+// @fits @prisma/adapter-pg@7.10.1
+// @fits @prisma/schema-engine-wasm@7.10.0-7.561d7b42579a2459cc8edf3788918b626c640023
+// Relies on: the CLI's JSON-RPC with its engine, the wasm engine's exports, and methods of
+// adapter-pg's prototype it replaces (see the patches below).
+// Guarded by: tests/db/migrations.test.ts, which looks at the migrated database itself.
 import { randomUUID } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { createInterface } from 'node:readline'

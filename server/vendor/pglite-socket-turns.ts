@@ -10,6 +10,12 @@ import type { PGLiteSocketServer } from '@electric-sql/pglite-socket';
  * This keeps the session with one connection from its first message until the
  * Sync or Query that ends its turn, and for the length of its transaction.
  * It replaces the server's private queue loop, so the package version is pinned.
+ *
+ * @fits @electric-sql/pglite-socket@0.2.17
+ * Relies on: PGLiteSocketServer's private `queryQueue` (its `queue`, `processQueue`
+ * and `clearTransactionIfNeeded`).
+ * Guarded by: tests/db/model.test.ts (50 parallel creates) and every test run on
+ * the embedded defaults, whose pools query in parallel.
  */
 
 interface QueuedMessage {
