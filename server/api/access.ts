@@ -3,6 +3,7 @@ import { markKeyUsed } from '../auth/last-used';
 import { db } from '../db/client';
 import { AppError, forbidden, notFound } from '../errors';
 import type { Scope } from '../keys/scopes';
+import type { ProjectRef } from '../projects/types';
 import { logEvent } from '../log';
 import type { RateLimitDecision } from '../ratelimit/limiter';
 import { limits } from '../ratelimit/limits';
@@ -18,12 +19,6 @@ export interface RequestState {
   authenticated?: Authenticated;
   /** Gives back the answer memory a large page reserved (server/http/answer-memory.ts). */
   releaseMemory?: () => void;
-}
-
-export interface ProjectRef {
-  id: string;
-  slug: string;
-  keyPrefix: string;
 }
 
 export interface Access {

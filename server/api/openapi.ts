@@ -3,8 +3,8 @@ import { env } from '../env';
 import { INTERNAL_ERROR_MESSAGE, INVALID_KEY, missingScope, outsideProjectScope, PROJECT_NOT_FOUND, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS } from './messages';
 import { procedureMetas, type PublicMeta } from './operation';
 import { publicRouter } from './router';
-import { MAX_UPLOAD_BYTES } from './schemas/attachment';
-import { errorSchema } from './schemas/common';
+import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
+import { errorSchema } from '../schemas/common';
 
 const description = (perMinute: number) => `Read and write the tasks, comments and attachments of a workspace's projects.
 

@@ -1,6 +1,6 @@
 import { initTRPC } from '@trpc/server';
 import type { Scope } from '../keys/scopes';
-import { answerError } from '../http/errors';
+import { answerError } from './errors';
 import { admit, type RequestState } from './access';
 import type { PublicMeta } from './operation';
 

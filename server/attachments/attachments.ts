@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../api/access';
+import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
 import { notFound } from '../errors';
 import { storage } from '../storage/storage';

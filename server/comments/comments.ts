@@ -1,5 +1,5 @@
 import type { ApiPrincipal } from '../auth/api-key';
-import type { ProjectRef } from '../api/access';
+import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
 import { findTaskId } from '../tasks/get';
 

@@ -1,6 +1,6 @@
 import { BODY_TOO_LARGE, SERVICE_UNAVAILABLE } from '../api/messages';
 import { AppError } from '../errors';
-import { createMemoryBudget } from './memory-budget';
+import { createMemoryBudget } from '../api/memory-budget';
 
 /**
  * Bytes that request bodies being read or held may take at once, per process.

@@ -1,5 +1,5 @@
 import { readLimitedBody } from './body';
-import { answerError } from './errors';
+import { answerError } from '../api/errors';
 
 type RouteHandler = (req: Request) => Promise<Response>;
 

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { logEvent } from '../log';
 import { resolveClientAddress } from './client-address';
-import { INTERNAL_ERROR, type PublicError } from './errors';
+import { INTERNAL_ERROR, type PublicError } from '../api/errors';
 import { lingerAfterAnswer } from './linger';
 import { requestUrl, sendWebResponse, toWebRequest } from './node-bridge';
 import { isPublicApiPath, normalizePath } from './paths';

@@ -4,7 +4,7 @@ import { procedureMetas } from '../api/operation';
 import { publicRouter } from '../api/router';
 import type { Context } from '../api/trpc';
 import { callThroughNextAdapter, type OpenApiCall } from '../vendor/trpc-to-openapi-caller';
-import { toPublicError } from './errors';
+import { toPublicError } from '../api/errors';
 import { responseHeaders } from './respond';
 
 /** What the procedures receive of a request, its checks done by handlePublicRequest. */

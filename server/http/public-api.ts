@@ -5,7 +5,7 @@ import { findRoute, type HttpMethod } from '../api/routes';
 import { AppError, badRequest } from '../errors';
 import { readLimitedBody } from './body';
 import { clientAddress } from './client-address';
-import { answerError, INTERNAL_ERROR, type PublicError } from './errors';
+import { answerError, INTERNAL_ERROR, type PublicError } from '../api/errors';
 import { isJson, parseJsonObject } from './json-body';
 import { callProcedure } from './openapi-caller';
 import { PUBLIC_API_PREFIX, normalizePath } from './paths';

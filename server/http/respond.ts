@@ -1,5 +1,5 @@
 import { rateLimitHeaders, type RequestState } from '../api/access';
-import type { PublicError } from './errors';
+import type { PublicError } from '../api/errors';
 
 /**
  * CORS as GitHub's API does it: any origin may call, never with credentials (keys

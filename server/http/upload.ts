@@ -1,7 +1,7 @@
 import { admit, type RequestState } from '../api/access';
 import { fileTooLarge, UPLOAD_AS_MULTIPART } from '../api/messages';
 import type { RouteMatch } from '../api/routes';
-import { MAX_UPLOAD_BYTES } from '../api/schemas/attachment';
+import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
 import { cleanFilename } from '../attachments/filename';
 import { mimeTypeOf } from '../attachments/mime-type';
 import { discardFile, recordAttachment, storeFile } from '../attachments/upload';
@@ -9,7 +9,7 @@ import { db } from '../db/client';
 import { AppError } from '../errors';
 import { findTaskId } from '../tasks/get';
 import { holdStreamedBody } from './body';
-import { answerError } from './errors';
+import { answerError } from '../api/errors';
 import { fileReader, type FileLimits } from './multipart';
 import { errorResponse, responseHeaders } from './respond';
 

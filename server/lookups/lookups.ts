@@ -1,4 +1,4 @@
-import type { ProjectRef } from '../api/access';
+import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
 
 export function listStatuses(db: Db, project: ProjectRef) {

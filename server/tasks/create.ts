@@ -1,12 +1,12 @@
-import type { ProjectRef } from '../api/access';
-import type { CreateTaskInput } from '../api/schemas/task';
+import type { ProjectRef } from '../projects/types';
+import type { CreateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
 import { nextTaskNumber } from './numbers';
 import { checkReferences } from './references';
 import { loadTask } from './load';
 import { toTask } from './shape';
 
-export async function createTask(db: Db, workspaceId: string, project: ProjectRef, input: CreateTaskInput) {
+export async function createTask(db: Db, workspaceId: string, project: ProjectRef, input: CreateTaskFields) {
   const { status } = await checkReferences(db, workspaceId, project, input);
   // Without a status the task takes the project's first `todo` status, if it has one.
   const initial =

@@ -1,5 +1,5 @@
-import type { ProjectRef } from '../api/access';
-import type { ListTasksInput } from '../api/schemas/task';
+import type { ProjectRef } from '../projects/types';
+import type { ListTasksQuery } from '../schemas/task';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { externalIdNumber } from './locate';
@@ -16,7 +16,7 @@ import { toTask } from './shape';
  * rows the OFFSET skips. A page of long descriptions first waits for room in the
  * response memory budget (`reserveMemory`).
  */
-export async function listTasks(db: Db, project: ProjectRef, input: ListTasksInput, reserveMemory: (bytes: number) => Promise<void>) {
+export async function listTasks(db: Db, project: ProjectRef, input: ListTasksQuery, reserveMemory: (bytes: number) => Promise<void>) {
   const filter = listFilter(project, input);
   // OFFSET 0 keeps the inner query whole: flattened, its ARRAY would be computed twice.
   const [found] = await db.$queryRaw<{ total: bigint; ids: string[]; bytes: bigint }[]>`
@@ -43,7 +43,7 @@ export async function listTasks(db: Db, project: ProjectRef, input: ListTasksInp
   };
 }
 
-function listFilter(project: ProjectRef, input: ListTasksInput): Prisma.Sql {
+function listFilter(project: ProjectRef, input: ListTasksQuery): Prisma.Sql {
   const conditions = [Prisma.sql`t.project_id = ${project.id}::uuid`, Prisma.sql`t.parent_id IS NULL`];
   if (input.statusId) conditions.push(Prisma.sql`t.status_id = ${input.statusId.toLowerCase()}::uuid`);
   else if (input.status) conditions.push(Prisma.sql`t.category = ${input.status}::"StatusCategory"`);
@@ -72,7 +72,7 @@ const SORT_COLUMNS = {
 } as const;
 const DIRECTIONS = { asc: Prisma.raw('ASC'), desc: Prisma.raw('DESC') } as const;
 
-function listOrder(input: ListTasksInput): Prisma.Sql {
+function listOrder(input: ListTasksQuery): Prisma.Sql {
   const direction = DIRECTIONS[input.order];
   // Tasks without a due date come last in both directions.
   const nulls = input.sort === 'dueDate' ? Prisma.raw(' NULLS LAST') : Prisma.empty;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { ProjectRef } from '../api/access';
+import type { ProjectRef } from '../projects/types';
 import { Prisma } from '../db/generated/client';
 
 const MAX_INT4 = 2_147_483_647;

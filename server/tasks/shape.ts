@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { Prisma } from '../db/generated/client';
-import type { taskSchema } from '../api/schemas/task';
+import type { taskSchema } from '../schemas/task';
 
 export type Task = z.infer<typeof taskSchema>;
 

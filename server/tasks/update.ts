@@ -1,5 +1,5 @@
-import type { ProjectRef } from '../api/access';
-import type { UpdateTaskInput } from '../api/schemas/task';
+import type { ProjectRef } from '../projects/types';
+import type { UpdateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { isRecordMissing, notFound } from '../errors';
@@ -10,8 +10,8 @@ import { loadTask } from './load';
 import { toTask } from './shape';
 
 /** Partial update: omitted fields stay, null clears, a list replaces the whole list. */
-export async function updateTask(db: Db, workspaceId: string, project: ProjectRef, input: UpdateTaskInput) {
-  const where = taskWhere(project, input.taskId);
+export async function updateTask(db: Db, workspaceId: string, project: ProjectRef, taskId: string, input: UpdateTaskFields) {
+  const where = taskWhere(project, taskId);
   if (!where) throw notFound(TASK_NOT_FOUND);
   const changes: Prisma.TaskUncheckedUpdateInput = {};
   if (input.title !== undefined) changes.title = input.title;
@@ -20,7 +20,7 @@ export async function updateTask(db: Db, workspaceId: string, project: ProjectRe
   if (input.dueDate !== undefined) changes.dueDate = input.dueDate;
   const touchesLists = input.assigneeIds !== undefined || input.labelIds !== undefined;
   if (Object.keys(changes).length === 0 && input.statusId === undefined && !touchesLists) {
-    return getTask(db, project, input.taskId);
+    return getTask(db, project, taskId);
   }
 
   const { status } = await checkReferences(db, workspaceId, project, input);

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listTasksInput } from '../../server/api/schemas/task';
+import { listTasksQuery } from '../../server/schemas/task';
 import { db } from '../../server/db/client';
-import { createMemoryBudget } from '../../server/http/memory-budget';
+import { createMemoryBudget } from '../../server/api/memory-budget';
 import { listTasks } from '../../server/tasks/list';
 import { useApi } from '../support/api';
 
@@ -16,7 +16,7 @@ describe('pages of long descriptions', () => {
 
   it('reserve the UTF-8 size of their descriptions before the tasks are read', async () => {
     const reserved: number[] = [];
-    await listTasks(db(), api.fixture.projects.web, listTasksInput.parse({ projectSlug: 'web' }), async (bytes) => {
+    await listTasks(db(), api.fixture.projects.web, listTasksQuery.parse({}), async (bytes) => {
       reserved.push(bytes);
     });
     expect(reserved).toEqual([3 * 400_000]);

@@ -4,7 +4,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { MAX_UPLOAD_BYTES } from '../../server/api/schemas/attachment';
+import { MAX_UPLOAD_BYTES } from '../../server/schemas/attachment';
 import { recordAttachment, storeFile } from '../../server/attachments/upload';
 import { db } from '../../server/db/client';
 import { env } from '../../server/env';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createDb, db } from '../../server/db/client';
 import { asUnavailable } from '../../server/errors';
-import { toPublicError } from '../../server/http/errors';
+import { toPublicError } from '../../server/api/errors';
 import { freePort } from '../support/ports';
 
 describe('a database that cannot be reached', () => {

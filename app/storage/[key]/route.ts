@@ -1,4 +1,4 @@
-import { serveDownload } from '@/server/storage/download';
+import { serveDownload } from '@/server/http/download';
 
 export const dynamic = 'force-dynamic';
 

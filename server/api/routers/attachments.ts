@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { getAttachment } from '../../attachments/attachments';
 import { db } from '../../db/client';
 import { AppError } from '../../errors';
@@ -6,8 +5,8 @@ import { TASK_NOT_FOUND } from '../../tasks/get';
 import { ATTACHMENT_NOT_FOUND } from '../../attachments/attachments';
 import { BODY_TOO_LARGE, filePartRequired, fileTooLarge, MULTIPART_INCOMPLETE, MULTIPART_MALFORMED, oneFilePartOnly, UPLOAD_AS_MULTIPART } from '../messages';
 import { operation } from '../operation';
-import { attachmentSchema, getAttachmentInput, MAX_UPLOAD_BYTES } from '../schemas/attachment';
-import { taskPath } from '../schemas/common';
+import { attachmentSchema, MAX_UPLOAD_BYTES } from '../../schemas/attachment';
+import { getAttachmentInput, taskInput } from '../inputs';
 import { projectProcedure, router } from '../trpc';
 
 export const attachmentsRouter = router({
@@ -43,7 +42,7 @@ export const attachmentsRouter = router({
         },
       }),
     })
-    .input(z.object(taskPath))
+    .input(taskInput)
     .output(attachmentSchema)
     .mutation(() => {
       throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);

@@ -3,7 +3,8 @@ import { addComment, listComments } from '../../comments/comments';
 import { db } from '../../db/client';
 import { TASK_NOT_FOUND } from '../../tasks/get';
 import { operation } from '../operation';
-import { addCommentInput, commentSchema, listCommentsInput, MAX_COMMENT } from '../schemas/comment';
+import { commentSchema, MAX_COMMENT } from '../../schemas/comment';
+import { addCommentInput, taskInput } from '../inputs';
 import { projectProcedure, router } from '../trpc';
 
 export const commentsRouter = router({
@@ -16,7 +17,7 @@ export const commentsRouter = router({
         errors: { 404: [TASK_NOT_FOUND] },
       }),
     )
-    .input(listCommentsInput)
+    .input(taskInput)
     .output(z.array(commentSchema))
     .query(({ ctx, input }) => listComments(db(), ctx.project, input.taskId)),
 

@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { db } from '../../db/client';
 import { listLabels } from '../../lookups/lookups';
 import { operation } from '../operation';
-import { projectPath } from '../schemas/common';
-import { labelSchema } from '../schemas/lookups';
+import { projectInput } from '../inputs';
+import { labelSchema } from '../../schemas/lookups';
 import { projectProcedure, router } from '../trpc';
 
 export const labelsRouter = router({
@@ -15,7 +15,7 @@ export const labelsRouter = router({
         description: 'Workspace-wide labels plus the project-scoped labels assigned to this project, by name.',
       }),
     )
-    .input(z.object(projectPath))
+    .input(projectInput)
     .output(z.array(labelSchema))
     .query(({ ctx }) => listLabels(db(), ctx.principal.workspaceId, ctx.project)),
 });

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { db } from '../../db/client';
 import { listMembers } from '../../lookups/lookups';
 import { operation } from '../operation';
-import { projectPath } from '../schemas/common';
-import { memberSchema } from '../schemas/lookups';
+import { projectInput } from '../inputs';
+import { memberSchema } from '../../schemas/lookups';
 import { projectProcedure, router } from '../trpc';
 
 export const membersRouter = router({
   list: projectProcedure('task:read')
     .meta(operation('GET', '/{projectSlug}/members', { summary: 'List members', tag: 'Lookups', description: 'Members of the workspace, by name.' }))
-    .input(z.object(projectPath))
+    .input(projectInput)
     .output(z.array(memberSchema))
     .query(({ ctx }) => listMembers(db(), ctx.principal.workspaceId)),
 });

@@ -1,5 +1,5 @@
 import { db } from '../../db/client';
-import { reserveAnswerMemory } from '../../http/answer-memory';
+import { reserveAnswerMemory } from '../answer-memory';
 import { createTask } from '../../tasks/create';
 import { deleteTask } from '../../tasks/delete';
 import { getTask, TASK_NOT_FOUND } from '../../tasks/get';
@@ -7,8 +7,9 @@ import { listTasks } from '../../tasks/list';
 import { updateTask } from '../../tasks/update';
 import { removeStoredFiles } from '../../storage/storage';
 import { operation } from '../operation';
-import { successSchema } from '../schemas/common';
-import { createTaskInput, getTaskInput, listTasksInput, MAX_TITLE, taskListSchema, taskSchema, updateTaskInput } from '../schemas/task';
+import { successSchema } from '../../schemas/common';
+import { MAX_TITLE, taskListSchema, taskSchema } from '../../schemas/task';
+import { createTaskInput, listTasksInput, taskInput, updateTaskInput } from '../inputs';
 import { projectProcedure, router } from '../trpc';
 
 const taskNotFound = { 404: [TASK_NOT_FOUND] };
@@ -37,7 +38,7 @@ export const tasksRouter = router({
 
   get: projectProcedure('task:read')
     .meta(operation('GET', '/{projectSlug}/tasks/{taskId}', { summary: 'Get a task', tag: 'Tasks', errors: taskNotFound }))
-    .input(getTaskInput)
+    .input(taskInput)
     .output(taskSchema)
     .query(({ ctx, input }) => getTask(db(), ctx.project, input.taskId)),
 
@@ -65,7 +66,7 @@ export const tasksRouter = router({
     )
     .input(updateTaskInput)
     .output(taskSchema)
-    .mutation(({ ctx, input }) => updateTask(db(), ctx.principal.workspaceId, ctx.project, input)),
+    .mutation(({ ctx, input }) => updateTask(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input)),
 
   delete: projectProcedure('task:update')
     .meta(
@@ -76,7 +77,7 @@ export const tasksRouter = router({
         errors: taskNotFound,
       }),
     )
-    .input(getTaskInput)
+    .input(taskInput)
     .output(successSchema)
     .mutation(async ({ ctx, input }) => {
       const files = await deleteTask(db(), ctx.project, input.taskId);

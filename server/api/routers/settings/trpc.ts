@@ -7,9 +7,9 @@ import { canManageKeys, workspaceAccess } from '../../../auth/workspace-access';
 import { db } from '../../../db/client';
 import { env } from '../../../env';
 import { AppError, forbidden, notFound } from '../../../errors';
-import { toPublicError, type PublicError } from '../../../http/errors';
+import { toPublicError, type PublicError } from '../../errors';
 import { logEvent } from '../../../log';
-import { text } from '../../schemas/common';
+import { text } from '../../../schemas/common';
 
 /**
  * The settings page's own tRPC instance, apart from the public API's: callers

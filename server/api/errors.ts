@@ -1,6 +1,6 @@
 import { TRPCError } from '@trpc/server';
 import type { z } from 'zod';
-import { BODY_NOT_JSON, BODY_TOO_LARGE, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from '../api/messages';
+import { BODY_NOT_JSON, BODY_TOO_LARGE, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from './messages';
 import { AppError, asUnavailable, type AppErrorKind } from '../errors';
 import { logEvent, logThrottled } from '../log';
 

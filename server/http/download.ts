@@ -3,11 +3,11 @@ import fs from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { env } from '../env';
 import { forbidden, notFound } from '../errors';
-import { toPublicError } from '../http/errors';
+import { toPublicError } from '../api/errors';
 import { logEvent } from '../log';
-import { contentDisposition } from './content-disposition';
-import { localFilePath } from './local';
-import { STORAGE_PATH, verifyDownload } from './signed-url';
+import { contentDisposition } from '../storage/content-disposition';
+import { localFilePath } from '../storage/local';
+import { STORAGE_PATH, verifyDownload } from '../storage/signed-url';
 
 const LINK_REFUSED = 'Download link expired or invalid';
 const FILE_GONE = 'File not found';

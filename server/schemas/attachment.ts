@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, taskPath, uuid } from './common';
+import { dateTime } from './common';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 
@@ -13,8 +13,3 @@ export const attachmentSchema = z
     createdAt: dateTime().meta({ description: 'Upload time' }),
   })
   .meta({ id: 'Attachment' });
-
-export const getAttachmentInput = z.object({
-  ...taskPath,
-  attachmentId: uuid().meta({ description: 'Attachment UUID, as in the task\'s `attachments`', example: '0b7f3c5e-8a51-4d6e-9a3b-5c2f1e7d9a40' }),
-});

@@ -8,7 +8,7 @@ export const uuid = () => z.uuid({ error: 'must be a UUID' });
 /** The largest PostgreSQL int4: page numbers stay within it, so (page - 1) * limit is always a valid OFFSET. */
 export const MAX_INT4 = 2_147_483_647;
 
-export { storableText as text } from '../../db/storable';
+export { storableText as text } from '../db/storable';
 
 /** Counts characters as people do (code points), not UTF-16 units. */
 export const charCount = (value: string) => [...value].length;
@@ -51,15 +51,6 @@ export const prioritySchema = z
   .meta({ id: 'Priority' });
 
 export const hexColor = () => z.string().meta({ description: 'Hex color code', example: '#3b82f6' });
-
-export const projectPath = {
-  projectSlug: z.string().meta({ description: 'Slug of the project', example: 'web' }),
-};
-
-export const taskPath = {
-  ...projectPath,
-  taskId: z.string().meta({ description: 'Task UUID or external ID (case-insensitive)', example: 'WEB-12' }),
-};
 
 export const successSchema = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { charCount, dateTime, taskPath, text } from './common';
+import { charCount, dateTime, text } from './common';
 
 export const MAX_COMMENT = 10_000;
 
@@ -13,10 +13,8 @@ export const commentSchema = z
   })
   .meta({ id: 'Comment' });
 
-export const listCommentsInput = z.object(taskPath);
-
-export const addCommentInput = z.strictObject({
-  ...taskPath,
+/** A comment's fields; the API adds the task's path parameters. */
+export const addCommentFields = z.strictObject({
   content: text()
     .refine((value) => charCount(value) >= 1 && charCount(value) <= MAX_COMMENT, {
       message: `must be 1 to ${MAX_COMMENT} characters`,

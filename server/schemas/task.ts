@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { categorySchema, charCount, dateTime, dateTimeInput, hexColor, MAX_INT4, prioritySchema, projectPath, taskPath, text, uuid } from './common';
+import { categorySchema, charCount, dateTime, dateTimeInput, hexColor, MAX_INT4, prioritySchema, text, uuid } from './common';
 import { labelSchema } from './lookups';
 
 export const MAX_TITLE = 500;
@@ -55,8 +55,8 @@ const wholeNumber = (rule: string) =>
 
 export const SORT_FIELDS = ['createdAt', 'updatedAt', 'dueDate', 'priority'] as const;
 
-export const listTasksInput = z.object({
-  ...projectPath,
+/** The list's query; the API adds the project's path parameter. */
+export const listTasksQuery = z.object({
   page: wholeNumber(`from 1 to ${MAX_INT4}`)
     .min(1, `must be a whole number from 1 to ${MAX_INT4}`)
     .max(MAX_INT4, `must be a whole number from 1 to ${MAX_INT4}`)
@@ -82,9 +82,7 @@ export const listTasksInput = z.object({
     .default('desc')
     .meta({ description: 'Extension: sort direction' }),
 });
-export type ListTasksInput = z.infer<typeof listTasksInput>;
-
-export const getTaskInput = z.object(taskPath);
+export type ListTasksQuery = z.infer<typeof listTasksQuery>;
 
 const title = text()
   .transform((value) => value.trim())
@@ -111,8 +109,8 @@ const idList = (max: number, what: string) =>
     .refine((ids) => ids.length <= max, `must hold at most ${max} ${what}`)
     .meta({ maxItems: max });
 
-export const createTaskInput = z.strictObject({
-  ...projectPath,
+/** A new task's fields; the API adds the project's path parameter. */
+export const createTaskFields = z.strictObject({
   title,
   description: description.nullable().optional(),
   priority: prioritySchema.optional().meta({ description: 'Defaults to `none`' }),
@@ -125,10 +123,10 @@ export const createTaskInput = z.strictObject({
     .optional()
     .meta({ description: `IDs from the labels list; at most ${MAX_LABELS}; duplicates count once` }),
 });
-export type CreateTaskInput = z.infer<typeof createTaskInput>;
+export type CreateTaskFields = z.infer<typeof createTaskFields>;
 
-export const updateTaskInput = z.strictObject({
-  ...taskPath,
+/** The fields an update may change; the API adds the task's path parameters. */
+export const updateTaskFields = z.strictObject({
   title: title.optional(),
   description: description.nullable().optional().meta({ description: 'null clears it' }),
   priority: prioritySchema.optional(),
@@ -137,4 +135,4 @@ export const updateTaskInput = z.strictObject({
   assigneeIds: idList(MAX_ASSIGNEES, 'assignees').optional().meta({ description: 'Replaces the whole list; [] removes all' }),
   labelIds: idList(MAX_LABELS, 'labels').optional().meta({ description: 'Replaces the whole list; [] removes all' }),
 });
-export type UpdateTaskInput = z.infer<typeof updateTaskInput>;
+export type UpdateTaskFields = z.infer<typeof updateTaskFields>;

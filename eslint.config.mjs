@@ -1,0 +1,28 @@
+import tseslint from 'typescript-eslint';
+
+const DOMAIN = ['tasks', 'comments', 'lookups', 'attachments', 'projects', 'keys', 'workspaces', 'storage', 'ratelimit', 'auth', 'setup'];
+
+/** Files under `files` may not import from the server folders named in `above`. */
+function layer(files, above) {
+  const group = above.flatMap((folder) => [`**/${folder}/*`, `**/server/${folder}/*`]);
+  return [{ files, rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message: 'Layers point one way: app → server/http → server/api → domain → server/db.' }] }] } }];
+}
+
+export default tseslint.config(
+  { ignores: ['node_modules/', '.next/', '.data/', '.scratch/', 'server/db/generated/', 'next-env.d.ts', 'tests/bench/results/'] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      'no-console': ['error', { allow: ['warn', 'error'] }],
+    },
+  },
+  // Layers point one way: app → server/http → server/api → domain folders → server/schemas → server/db.
+  ...layer(['server/db/**', 'server/vendor/**'], ['api', 'http', 'launch', 'admin', 'seed', 'schemas', ...DOMAIN]),
+  ...layer(['server/schemas/**'], ['api', 'http', 'launch', 'admin', 'seed', ...DOMAIN]),
+  ...layer(DOMAIN.map((folder) => `server/${folder}/**`), ['api', 'http', 'launch', 'admin']),
+  ...layer(['server/api/**'], ['http', 'launch', 'admin']),
+  ...layer(['server/http/**'], ['launch', 'admin']),
+  // Tests read JSON responses whose shape is what they assert.
+  { files: ['tests/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+);

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { createTaskFields, listTasksQuery, updateTaskFields } from '../schemas/task';
+import { addCommentFields } from '../schemas/comment';
+import { uuid } from '../schemas/common';
+
+/**
+ * The procedures' inputs: the resources' own fields and queries (server/schemas/),
+ * with the path parameters that name the project, task and attachment.
+ */
+export const projectPath = {
+  projectSlug: z.string().meta({ description: 'Slug of the project', example: 'web' }),
+};
+
+export const taskPath = {
+  ...projectPath,
+  taskId: z.string().meta({ description: 'Task UUID or external ID (case-insensitive)', example: 'WEB-12' }),
+};
+
+export const projectInput = z.object(projectPath);
+export const taskInput = z.object(taskPath);
+export const listTasksInput = listTasksQuery.extend(projectPath);
+export const createTaskInput = createTaskFields.extend(projectPath);
+export const updateTaskInput = updateTaskFields.extend(taskPath);
+export const addCommentInput = addCommentFields.extend(taskPath);
+export const getAttachmentInput = z.object({
+  ...taskPath,
+  attachmentId: uuid().meta({ description: 'Attachment UUID, as in the task\'s `attachments`', example: '0b7f3c5e-8a51-4d6e-9a3b-5c2f1e7d9a40' }),
+});
