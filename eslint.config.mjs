@@ -5,7 +5,17 @@ const DOMAIN = ['tasks', 'comments', 'lookups', 'attachments', 'projects', 'keys
 /** Files under `files` may not import from the server folders named in `above`. */
 function layer(files, above) {
   const group = above.flatMap((folder) => [`**/${folder}/*`, `**/server/${folder}/*`]);
-  return [{ files, rules: { 'no-restricted-imports': ['error', { patterns: [{ group, message: 'Layers point one way: app → server/http → server/api → domain → server/db.' }] }] } }];
+  return [
+    {
+      files,
+      rules: {
+        'no-restricted-imports': [
+          'error',
+          { patterns: [{ group, message: 'Layers point one way: app → server/http → server/api → domain → server/db.' }] },
+        ],
+      },
+    },
+  ];
 }
 
 export default tseslint.config(
@@ -20,7 +30,10 @@ export default tseslint.config(
   // Layers point one way: app → server/http → server/api → domain folders → server/schemas → server/db.
   ...layer(['server/db/**', 'server/vendor/**'], ['api', 'http', 'launch', 'admin', 'seed', 'schemas', ...DOMAIN]),
   ...layer(['server/schemas/**'], ['api', 'http', 'launch', 'admin', 'seed', ...DOMAIN]),
-  ...layer(DOMAIN.map((folder) => `server/${folder}/**`), ['api', 'http', 'launch', 'admin']),
+  ...layer(
+    DOMAIN.map((folder) => `server/${folder}/**`),
+    ['api', 'http', 'launch', 'admin'],
+  ),
   ...layer(['server/api/**'], ['http', 'launch', 'admin']),
   ...layer(['server/http/**'], ['launch', 'admin']),
   // Tests read JSON responses whose shape is what they assert.

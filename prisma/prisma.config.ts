@@ -1,4 +1,4 @@
-import { defineConfig } from 'prisma/config'
+import { defineConfig } from 'prisma/config';
 
 // Prisma resolves these paths against this file's directory (prisma/), not the working directory.
 // DATABASE_URL is read directly rather than with env(), which throws when it is unset:
@@ -10,4 +10,4 @@ export default defineConfig({
     url: process.env.DATABASE_URL,
     ...(process.env.SHADOW_DATABASE_URL && { shadowDatabaseUrl: process.env.SHADOW_DATABASE_URL }),
   },
-})
+});

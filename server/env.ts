@@ -49,10 +49,9 @@ const schema = z
     UPSTASH_REDIS_REST_URL: url(['https:', 'http:']),
     UPSTASH_REDIS_REST_TOKEN: optionalString,
     RATE_LIMIT_PER_MINUTE: wholeNumber(60, 1),
-    BLOB_READ_WRITE_TOKEN: optionalString.refine(
-      (value) => value === undefined || /^vercel_blob_rw_[^_]+_/.test(value),
-      { message: 'must look like vercel_blob_rw_<storeId>_<secret>' },
-    ),
+    BLOB_READ_WRITE_TOKEN: optionalString.refine((value) => value === undefined || /^vercel_blob_rw_[^_]+_/.test(value), {
+      message: 'must look like vercel_blob_rw_<storeId>_<secret>',
+    }),
     DATA_DIR: optionalString,
     APP_URL: url(['http:', 'https:']),
     APP_SECRET: optionalString.refine((value) => value === undefined || value.length >= 32, {
@@ -83,10 +82,7 @@ const schema = z
   });
 
 export type DatabaseChoice = { kind: 'postgres'; url: string; poolSize: number } | { kind: 'embedded'; dir: string };
-export type LimiterChoice =
-  | { kind: 'upstash'; url: string; token: string }
-  | { kind: 'redis'; url: string }
-  | { kind: 'memory' };
+export type LimiterChoice = { kind: 'upstash'; url: string; token: string } | { kind: 'redis'; url: string } | { kind: 'memory' };
 export type StorageChoice = { kind: 'vercel-blob'; token: string } | { kind: 'local'; dir: string };
 
 export interface Env {

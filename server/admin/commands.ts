@@ -18,18 +18,24 @@ export interface Command {
   describe(record: object): string;
 }
 
-const strings = (...names: string[]): OptionSpec =>
-  Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
+const strings = (...names: string[]): OptionSpec => Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
 
-const flags = (...names: string[]): OptionSpec =>
-  Object.fromEntries(names.map((name) => [name, { type: 'boolean' as const }]));
+const flags = (...names: string[]): OptionSpec => Object.fromEntries(names.map((name) => [name, { type: 'boolean' as const }]));
 
 const required = <T extends z.ZodType>(schema: T) =>
-  z.any().refine((value) => value !== undefined, 'is required').pipe(schema);
+  z
+    .any()
+    .refine((value) => value !== undefined, 'is required')
+    .pipe(schema);
 
 const scopesList = z
   .string()
-  .transform((value) => value.split(',').map((scope) => scope.trim()).filter(Boolean))
+  .transform((value) =>
+    value
+      .split(',')
+      .map((scope) => scope.trim())
+      .filter(Boolean),
+  )
   .superRefine((scopes, ctx) => {
     for (const scope of scopes) {
       if (!isScope(scope)) ctx.addIssue({ code: 'custom', message: `${scope} is not a scope; use ${SCOPES.join(', ')}` });
@@ -181,8 +187,7 @@ export const commands: Record<string, Command> = {
         null,
       );
     },
-    describe: (k) =>
-      `Created key ${k.name} (${k.id}) with ${k.scopes.join(', ')}.\nKey (shown once, store it now): ${k.key}`,
+    describe: (k) => `Created key ${k.name} (${k.id}) with ${k.scopes.join(', ')}.\nKey (shown once, store it now): ${k.key}`,
   }),
 
   'key revoke': define({

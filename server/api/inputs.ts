@@ -24,5 +24,8 @@ export const updateTaskInput = updateTaskFields.extend(taskPath);
 export const addCommentInput = addCommentFields.extend(taskPath);
 export const getAttachmentInput = z.object({
   ...taskPath,
-  attachmentId: uuid().meta({ description: 'Attachment UUID, as in the task\'s `attachments`', example: '0b7f3c5e-8a51-4d6e-9a3b-5c2f1e7d9a40' }),
+  attachmentId: uuid().meta({
+    description: "Attachment UUID, as in the task's `attachments`",
+    example: '0b7f3c5e-8a51-4d6e-9a3b-5c2f1e7d9a40',
+  }),
 });

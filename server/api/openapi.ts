@@ -1,6 +1,14 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { env } from '../env';
-import { INTERNAL_ERROR_MESSAGE, INVALID_KEY, missingScope, outsideProjectScope, PROJECT_NOT_FOUND, SERVICE_UNAVAILABLE, TOO_MANY_REQUESTS } from './messages';
+import {
+  INTERNAL_ERROR_MESSAGE,
+  INVALID_KEY,
+  missingScope,
+  outsideProjectScope,
+  PROJECT_NOT_FOUND,
+  SERVICE_UNAVAILABLE,
+  TOO_MANY_REQUESTS,
+} from './messages';
 import { procedureMetas, type PublicMeta } from './operation';
 import { publicRouter } from './router';
 import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
@@ -66,7 +74,9 @@ export function openApiDocument(): OpenAPIObject {
     },
     defs: { ApiError: errorSchema },
   });
-  const metaByPath = new Map([...procedureMetas(publicRouter).values()].map((meta) => [`${meta.openapi?.method.toLowerCase()} ${meta.openapi?.path}`, meta]));
+  const metaByPath = new Map(
+    [...procedureMetas(publicRouter).values()].map((meta) => [`${meta.openapi?.method.toLowerCase()} ${meta.openapi?.path}`, meta]),
+  );
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       const meta = metaByPath.get(`${method} ${path}`);
@@ -103,7 +113,12 @@ function responses(operation: Operation, meta: PublicMeta): Record<string, Respo
   if (errors[415]) result['415'] = errorResponse(415, errors[415], keyed);
   result['429'] = errorResponse(429, [TOO_MANY_REQUESTS], [...keyed, 'Retry-After']);
   result['500'] = errorResponse(500, [INTERNAL_ERROR_MESSAGE], ['X-Request-Id'], 'The details are logged with the X-Request-Id');
-  result['503'] = errorResponse(503, [SERVICE_UNAVAILABLE], ['X-Request-Id', 'Retry-After'], 'A dependency is unreachable, or the server is busy');
+  result['503'] = errorResponse(
+    503,
+    [SERVICE_UNAVAILABLE],
+    ['X-Request-Id', 'Retry-After'],
+    'A dependency is unreachable, or the server is busy',
+  );
   return result;
 }
 
@@ -123,7 +138,11 @@ function errorResponse(status: number, messages: string[], headers: string[], no
 }
 
 function exampleName(message: string, index: number): string {
-  const words = message.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 40);
+  const words = message
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 40);
   return `${words || 'error'}${index > 0 ? `-${index}` : ''}`;
 }
 

@@ -27,7 +27,10 @@ export function operation(
   path: `/${string}`,
   options: { summary: string; tag: string; description?: string; successStatus?: 201; errors?: OperationErrors; multipart?: true },
 ): PublicMeta {
-  const errors = method === 'POST' || method === 'PATCH' ? mergeErrors(options.multipart ? {} : JSON_BODY_ERRORS, options.errors ?? {}) : (options.errors ?? {});
+  const errors =
+    method === 'POST' || method === 'PATCH'
+      ? mergeErrors(options.multipart ? {} : JSON_BODY_ERRORS, options.errors ?? {})
+      : (options.errors ?? {});
   return {
     successStatus: options.successStatus,
     errors,

@@ -29,7 +29,12 @@ interface Route {
  */
 const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]) => {
   if (!meta.openapi || !meta.scope) throw new Error(`Public procedure ${procedure} has no OpenAPI path or scope`);
-  return { method: meta.openapi.method as HttpMethod, procedure, scope: meta.scope, pattern: getPathRegExp(normalizePath(meta.openapi.path)) };
+  return {
+    method: meta.openapi.method as HttpMethod,
+    procedure,
+    scope: meta.scope,
+    pattern: getPathRegExp(normalizePath(meta.openapi.path)),
+  };
 });
 
 /** The operation `method path` names, or the methods the path does allow (none: no such path). */
@@ -39,7 +44,8 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
   for (const route of routes) {
     const match = route.pattern.exec(routePath);
     if (!match) continue;
-    if (route.method === method) return { method: route.method, procedure: route.procedure, scope: route.scope, params: { ...match.groups } };
+    if (route.method === method)
+      return { method: route.method, procedure: route.procedure, scope: route.scope, params: { ...match.groups } };
     if (!allowed.includes(route.method)) allowed.push(route.method);
   }
   return { allowed };

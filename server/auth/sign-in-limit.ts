@@ -12,8 +12,7 @@ function accountKey(email: string): string {
 }
 
 export type SignInAttempt =
-  | { allowed: true; settle(outcome: 'succeeded' | 'failed' | 'not_tried'): Promise<void> }
-  | { allowed: false; retryAt: Date };
+  { allowed: true; settle(outcome: 'succeeded' | 'failed' | 'not_tried'): Promise<void> } | { allowed: false; retryAt: Date };
 
 /**
  * Books one sign-in attempt on an account before the password is checked. The

@@ -14,7 +14,6 @@ const BUDGET_WAIT_MS = 5_000;
 
 const budget = createMemoryBudget(BODY_BUDGET_BYTES);
 
-
 export interface HeldBody {
   bytes: Buffer;
   /** Gives the body's share of the budget back; call it once the request is answered. */

@@ -18,10 +18,17 @@ export function clientAddress(headers: Headers): string {
  * and would let it pick a fresh address for every request. Undefined when the
  * socket is already gone.
  */
-export function resolveClientAddress(forwardedFor: string | string[] | undefined, peer: string | undefined, trustedProxies: number): string | undefined {
+export function resolveClientAddress(
+  forwardedFor: string | string[] | undefined,
+  peer: string | undefined,
+  trustedProxies: number,
+): string | undefined {
   if (!peer) return undefined;
   const header = Array.isArray(forwardedFor) ? forwardedFor.join(',') : (forwardedFor ?? '');
-  const chain = header.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const chain = header
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   chain.push(peer);
   return chain[Math.max(0, chain.length - 1 - trustedProxies)];
 }

@@ -34,7 +34,8 @@ function hasAtMostValues(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (inString) {
-      if (code === 0x5c) i++; // backslash: the next character is escaped
+      if (code === 0x5c)
+        i++; // backslash: the next character is escaped
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) {
       inString = true;

@@ -28,7 +28,6 @@ export type FileReader = <T>(
   undo: (result: T) => void,
 ) => Promise<T>;
 
-
 /** A reader for this request's body; null unless it is multipart/form-data with a boundary. */
 export function fileReader(headers: Headers, limits: FileLimits): FileReader | null {
   const contentType = headers.get('content-type') ?? '';

@@ -90,7 +90,14 @@ export function answerClientErrors(server: Server): void {
       return;
     }
     const statusCode = clientErrorStatus(error);
-    const message = statusCode === 414 ? 'Request target too long' : statusCode === 431 ? 'Request header fields too large' : statusCode === 408 ? 'Request timed out' : 'Malformed request';
+    const message =
+      statusCode === 414
+        ? 'Request target too long'
+        : statusCode === 431
+          ? 'Request header fields too large'
+          : statusCode === 408
+            ? 'Request timed out'
+            : 'Malformed request';
     const body = JSON.stringify({ statusCode, message } satisfies PublicError);
     const headers = Object.entries({ ...EDGE_HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)

@@ -44,7 +44,10 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
     await admit(state, route.scope, decodeParam(route.params.projectSlug));
     if (isUploadRoute(route)) {
       if (isJson(req.headers.get('content-type'))) throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);
-      return await handleUpload(req, state, { projectSlug: decodeParam(route.params.projectSlug), taskId: decodeParam(route.params.taskId) });
+      return await handleUpload(req, state, {
+        projectSlug: decodeParam(route.params.projectSlug),
+        taskId: decodeParam(route.params.taskId),
+      });
     }
     let body: Record<string, unknown> | undefined;
     if (method === 'POST' || method === 'PATCH') {
@@ -55,7 +58,14 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
       body = withoutPathParams(parseJsonObject(contentType, held.bytes));
     }
 
-    const response = await callProcedure({ request: req, method: route.method, path, query: withoutPrototypeNames(url.searchParams), body, state });
+    const response = await callProcedure({
+      request: req,
+      method: route.method,
+      path,
+      query: withoutPrototypeNames(url.searchParams),
+      body,
+      state,
+    });
     // A large answer gives back its memory budget once its JSON text has become bytes.
     if (response.ok) return state.releaseMemory ? await asBytes(response) : response;
     // Only the public shape leaves: the library's own fields (code, issues, stack) stay here.

@@ -8,7 +8,8 @@ import type { PublicError } from '../api/errors';
  */
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
-  'Access-Control-Expose-Headers': 'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, WWW-Authenticate',
+  'Access-Control-Expose-Headers':
+    'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, WWW-Authenticate',
 };
 const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type';
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;

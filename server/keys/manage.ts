@@ -53,12 +53,7 @@ function withState<T extends KeyRow>(key: T) {
   return { ...key, state: keyState(key) };
 }
 
-export async function createApiKey(
-  db: Db,
-  workspaceId: string,
-  input: KeyCreateInput,
-  createdById: string | null,
-) {
+export async function createApiKey(db: Db, workspaceId: string, input: KeyCreateInput, createdById: string | null) {
   if (input.projectId) {
     const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
     if (!project) throw notFound('Project not found');

@@ -15,7 +15,11 @@ const root = path.resolve(import.meta.dirname, '../..');
  *   its own, up to eight per core, and keeps their freed memory. Two arenas took the
  *   server from 300 to 229 MB of RSS after the same benchmark run, at the same speed.
  */
-export function productionServerEnv(source: Record<string, string | undefined>): { NODE_ENV: 'production'; NODE_OPTIONS: string; MALLOC_ARENA_MAX: string } {
+export function productionServerEnv(source: Record<string, string | undefined>): {
+  NODE_ENV: 'production';
+  NODE_OPTIONS: string;
+  MALLOC_ARENA_MAX: string;
+} {
   return {
     NODE_ENV: 'production',
     NODE_OPTIONS: source.NODE_OPTIONS ?? '--max-old-space-size=192',

@@ -3,9 +3,7 @@ import type { Db } from '../db/client';
 import type { StatusCategory } from '../db/generated/enums';
 import { conflict, isUniqueViolation, notFound } from '../errors';
 
-export const prefixSchema = z
-  .string()
-  .regex(/^[A-Z][A-Z0-9]{0,9}$/, 'must be 1 to 10 uppercase letters or digits, starting with a letter');
+export const prefixSchema = z.string().regex(/^[A-Z][A-Z0-9]{0,9}$/, 'must be 1 to 10 uppercase letters or digits, starting with a letter');
 
 export const colorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #3b82f6');
 
@@ -27,7 +25,8 @@ export async function createProject(db: Db, input: { workspaceId: string; slug: 
       include: { statuses: { orderBy: { order: 'asc' } } },
     });
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`A project with slug ${input.slug} or prefix ${input.keyPrefix} already exists in this workspace`);
+    if (isUniqueViolation(error))
+      throw conflict(`A project with slug ${input.slug} or prefix ${input.keyPrefix} already exists in this workspace`);
     throw error;
   }
 }
@@ -39,10 +38,7 @@ export async function findProject(db: Db, workspaceId: string, slug: string) {
 }
 
 /** Appends a status after the project's last one in display order. */
-export async function createStatus(
-  db: Db,
-  input: { projectId: string; name: string; category: StatusCategory; color: string | null },
-) {
+export async function createStatus(db: Db, input: { projectId: string; name: string; category: StatusCategory; color: string | null }) {
   return db.$transaction(async (tx) => {
     // Serialises concurrent appends to the same project so orders stay distinct.
     await tx.$queryRaw`SELECT id FROM project WHERE id = ${input.projectId}::uuid FOR UPDATE`;
@@ -51,10 +47,7 @@ export async function createStatus(
   });
 }
 
-export async function createLabel(
-  db: Db,
-  input: { workspaceId: string; name: string; color: string; projectId: string | null },
-) {
+export async function createLabel(db: Db, input: { workspaceId: string; name: string; color: string; projectId: string | null }) {
   return db.label.create({
     data: {
       workspaceId: input.workspaceId,

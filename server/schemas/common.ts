@@ -46,9 +46,7 @@ export const categorySchema = z
   .enum(CATEGORIES, { error: `must be one of ${CATEGORIES.join(', ')}` })
   .meta({ id: 'Category', description: 'Status category' });
 
-export const prioritySchema = z
-  .enum(PRIORITIES, { error: `must be one of ${PRIORITIES.join(', ')}` })
-  .meta({ id: 'Priority' });
+export const prioritySchema = z.enum(PRIORITIES, { error: `must be one of ${PRIORITIES.join(', ')}` }).meta({ id: 'Priority' });
 
 export const hexColor = () => z.string().meta({ description: 'Hex color code', example: '#3b82f6' });
 

@@ -11,9 +11,7 @@ export const statusSchema = z
   })
   .meta({ id: 'Status' });
 
-export const labelSchema = z
-  .object({ id: z.uuid(), name: z.string(), color: hexColor() })
-  .meta({ id: 'Label' });
+export const labelSchema = z.object({ id: z.uuid(), name: z.string(), color: hexColor() }).meta({ id: 'Label' });
 
 export const memberSchema = z
   .object({ id: z.uuid().meta({ description: 'User ID' }), name: z.string(), email: z.string() })

@@ -62,7 +62,10 @@ export const listTasksQuery = z.object({
     .max(MAX_INT4, `must be a whole number from 1 to ${MAX_INT4}`)
     .meta({ description: `Page number, from 1 to ${MAX_INT4} (PostgreSQL's int4)` })
     .default(1),
-  limit: wholeNumber('from 1 to 100').min(1, 'must be a whole number from 1 to 100').max(100, 'must be a whole number from 1 to 100').default(20),
+  limit: wholeNumber('from 1 to 100')
+    .min(1, 'must be a whole number from 1 to 100')
+    .max(100, 'must be a whole number from 1 to 100')
+    .default(20),
   // Described before `.optional()`: a description on the optional wrapper is lost from query parameters.
   statusId: uuid().meta({ description: 'Filter by custom status; takes precedence over `status`' }).optional(),
   status: categorySchema.meta({ description: 'Filter by category; ignored when `statusId` is given' }).optional(),
@@ -77,10 +80,7 @@ export const listTasksQuery = z.object({
     .enum(SORT_FIELDS, { error: `must be one of ${SORT_FIELDS.join(', ')}` })
     .default('createdAt')
     .meta({ description: 'Extension: sort field. Ties are broken by id.' }),
-  order: z
-    .enum(['asc', 'desc'], { error: 'must be one of asc, desc' })
-    .default('desc')
-    .meta({ description: 'Extension: sort direction' }),
+  order: z.enum(['asc', 'desc'], { error: 'must be one of asc, desc' }).default('desc').meta({ description: 'Extension: sort direction' }),
 });
 export type ListTasksQuery = z.infer<typeof listTasksQuery>;
 

@@ -27,14 +27,35 @@ const PEOPLE = [
 
 const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Investigate', 'Remove', 'Speed up', 'Test', 'Design', 'Migrate'];
 const THINGS = [
-  'login form', 'billing page', 'search results', 'onboarding flow', 'email digest', 'CSV export', 'dark mode',
-  'rate limiter', 'audit log', 'webhooks', 'file uploads', 'settings page', 'mobile navigation', 'API pagination',
-  'password reset', 'notification centre', 'dashboard charts', 'error pages', 'session handling', 'image resizing',
+  'login form',
+  'billing page',
+  'search results',
+  'onboarding flow',
+  'email digest',
+  'CSV export',
+  'dark mode',
+  'rate limiter',
+  'audit log',
+  'webhooks',
+  'file uploads',
+  'settings page',
+  'mobile navigation',
+  'API pagination',
+  'password reset',
+  'notification centre',
+  'dashboard charts',
+  'error pages',
+  'session handling',
+  'image resizing',
 ];
 const PRIORITIES: Priority[] = ['none', 'low', 'medium', 'high', 'urgent'];
 const COMMENTS = [
-  'I can reproduce this on staging.', 'Picked this up, PR coming today.', 'Blocked on the design review.',
-  'Done on my side, needs a second look.', 'Can we split this into two tasks?', 'Added a failing test first.',
+  'I can reproduce this on staging.',
+  'Picked this up, PR coming today.',
+  'Blocked on the design review.',
+  'Done on my side, needs a second look.',
+  'Can we split this into two tasks?',
+  'Added a failing test first.',
 ];
 
 /** A small deterministic generator, so every fresh demo looks the same. */
@@ -100,12 +121,7 @@ export async function seedDemo(db: Db): Promise<DemoLogins> {
     [mobile.id, [...shared, design]],
   ]);
 
-  const key = await createApiKey(
-    db,
-    workspace.id,
-    { name: 'Demo key', scopes: [...SCOPES], projectId: null, expiresAt: null },
-    admin.id,
-  );
+  const key = await createApiKey(db, workspace.id, { name: 'Demo key', scopes: [...SCOPES], projectId: null, expiresAt: null }, admin.id);
 
   const tasks: Prisma.TaskCreateManyInput[] = [];
   const assignees: { taskId: string; userId: string }[] = [];
@@ -150,7 +166,11 @@ export async function seedDemo(db: Db): Promise<DemoLogins> {
     return id;
   };
 
-  for (const [project, count] of [[web, 160], [api, 100], [mobile, 60]] as const) {
+  for (const [project, count] of [
+    [web, 160],
+    [api, 100],
+    [mobile, 60],
+  ] as const) {
     for (let i = 0; i < count; i++) {
       const createdAt = new Date(now - (count - i) * 6 * 3600 * 1000);
       const id = addTask(project.id, null, createdAt);

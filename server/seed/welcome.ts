@@ -37,12 +37,7 @@ export function welcomeLines(logins: DemoLogins, appUrl: string): string[] {
  */
 export async function startLines(db: Db, appUrl: string): Promise<string[]> {
   const workspace = await db.workspace.findFirst({ orderBy: { createdAt: 'asc' }, select: { slug: true } });
-  const lines = [
-    '',
-    `  App:            ${appUrl}`,
-    `  API reference:  ${appUrl}/docs`,
-    `  Settings page:  ${appUrl}/settings/api-keys`,
-  ];
+  const lines = ['', `  App:            ${appUrl}`, `  API reference:  ${appUrl}/docs`, `  Settings page:  ${appUrl}/settings/api-keys`];
   if (!workspace) return [...lines, `  No workspace yet: create one at ${appUrl}/setup`, ''];
   return [
     ...lines,

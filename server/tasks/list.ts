@@ -49,10 +49,14 @@ function listFilter(project: ProjectRef, input: ListTasksQuery): Prisma.Sql {
   else if (input.status) conditions.push(Prisma.sql`t.category = ${input.status}::"StatusCategory"`);
   if (input.priority) conditions.push(Prisma.sql`t.priority = ${input.priority}::"Priority"`);
   if (input.assigneeId) {
-    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM task_assignee ta WHERE ta.task_id = t.id AND ta.user_id = ${input.assigneeId.toLowerCase()}::uuid)`);
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM task_assignee ta WHERE ta.task_id = t.id AND ta.user_id = ${input.assigneeId.toLowerCase()}::uuid)`,
+    );
   }
   if (input.labelId) {
-    conditions.push(Prisma.sql`EXISTS (SELECT 1 FROM task_label tl WHERE tl.task_id = t.id AND tl.label_id = ${input.labelId.toLowerCase()}::uuid)`);
+    conditions.push(
+      Prisma.sql`EXISTS (SELECT 1 FROM task_label tl WHERE tl.task_id = t.id AND tl.label_id = ${input.labelId.toLowerCase()}::uuid)`,
+    );
   }
   if (input.search) {
     // ILIKE on the title is served by the trigram index; wildcards typed by the client are plain characters.

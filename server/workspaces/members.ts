@@ -36,8 +36,7 @@ interface AddMemberInput {
  */
 export async function addMember(db: Db | Prisma.TransactionClient, input: AddMemberInput) {
   // Loaded on demand: the hashing library is large and most callers never need it.
-  const passwordHash =
-    input.password === undefined ? undefined : await (await import('better-auth/crypto')).hashPassword(input.password);
+  const passwordHash = input.password === undefined ? undefined : await (await import('better-auth/crypto')).hashPassword(input.password);
   const work = async (tx: Prisma.TransactionClient) => {
     const found = await tx.user.findUnique({ where: { email: input.email } });
     if (input.resetPassword && !found) throw notFound(`No user has the email ${input.email}`);

@@ -44,7 +44,17 @@ describe('admin CLI', () => {
 
   it('member add creates the user with the member role by default', async () => {
     const ws = await workspace();
-    const result = await runAdminInProcess(['member', 'add', '--workspace', ws, '--email', `Ada-${ws}@Example.test`, '--name', 'Ada', '--json']);
+    const result = await runAdminInProcess([
+      'member',
+      'add',
+      '--workspace',
+      ws,
+      '--email',
+      `Ada-${ws}@Example.test`,
+      '--name',
+      'Ada',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     expect(result.json).toMatchObject({ id: expect.any(String), email: `ada-${ws}@example.test`, role: 'member' });
   });
@@ -53,7 +63,19 @@ describe('admin CLI', () => {
     const ws = await workspace();
     const password = `correct horse ${ws}`;
     const result = await runAdminInProcess([
-      'member', 'add', '--workspace', ws, '--email', `grace-${ws}@example.test`, '--name', 'Grace', '--role', 'admin', '--password', password, '--json',
+      'member',
+      'add',
+      '--workspace',
+      ws,
+      '--email',
+      `grace-${ws}@example.test`,
+      '--name',
+      'Grace',
+      '--role',
+      'admin',
+      '--password',
+      password,
+      '--json',
     ]);
     expect(result.code).toBe(0);
     const account = await db().account.findFirstOrThrow({ where: { userId: result.json.id } });
@@ -64,7 +86,19 @@ describe('admin CLI', () => {
 
   it('project create adds the statuses To Do, In Progress and Done in that order', async () => {
     const ws = await workspace();
-    const result = await runAdminInProcess(['project', 'create', '--workspace', ws, '--slug', 'web', '--name', 'Web', '--prefix', 'WEB', '--json']);
+    const result = await runAdminInProcess([
+      'project',
+      'create',
+      '--workspace',
+      ws,
+      '--slug',
+      'web',
+      '--name',
+      'Web',
+      '--prefix',
+      'WEB',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     expect(result.json.statuses.map((s: { name: string; category: string; order: number }) => [s.name, s.category, s.order])).toEqual([
       ['To Do', 'todo', 0],
@@ -76,7 +110,19 @@ describe('admin CLI', () => {
   it('status create appends the status last in display order', async () => {
     const ws = await workspace({ withProject: true });
     const result = await runAdminInProcess([
-      'status', 'create', '--workspace', ws, '--project', 'web', '--name', 'Blocked', '--category', 'in_progress', '--color', '#ff0000', '--json',
+      'status',
+      'create',
+      '--workspace',
+      ws,
+      '--project',
+      'web',
+      '--name',
+      'Blocked',
+      '--category',
+      'in_progress',
+      '--color',
+      '#ff0000',
+      '--json',
     ]);
     expect(result.code).toBe(0);
     expect(result.json).toMatchObject({ name: 'Blocked', category: 'in_progress', color: '#ff0000', order: 3 });
@@ -85,7 +131,19 @@ describe('admin CLI', () => {
   it('label create makes a workspace-wide label, or a project label with --project', async () => {
     const ws = await workspace({ withProject: true });
     const shared = await runAdminInProcess(['label', 'create', '--workspace', ws, '--name', 'bug', '--color', '#ef4444', '--json']);
-    const scoped = await runAdminInProcess(['label', 'create', '--workspace', ws, '--name', 'design', '--color', '#ec4899', '--project', 'web', '--json']);
+    const scoped = await runAdminInProcess([
+      'label',
+      'create',
+      '--workspace',
+      ws,
+      '--name',
+      'design',
+      '--color',
+      '#ec4899',
+      '--project',
+      'web',
+      '--json',
+    ]);
     expect(shared.json).toMatchObject({ name: 'bug', scope: 'workspace' });
     expect(scoped.json).toMatchObject({ name: 'design', scope: 'project' });
     expect(await db().projectLabel.count({ where: { labelId: scoped.json.id } })).toBe(1);
@@ -105,7 +163,19 @@ describe('admin CLI', () => {
   it('key create limits a key to one project and an expiry', async () => {
     const ws = await workspace({ withProject: true });
     const result = await runAdminInProcess([
-      'key', 'create', '--workspace', ws, '--name', 'CI', '--scopes', 'task:read', '--project', 'web', '--expires', '2099-01-01T00:00:00Z', '--json',
+      'key',
+      'create',
+      '--workspace',
+      ws,
+      '--name',
+      'CI',
+      '--scopes',
+      'task:read',
+      '--project',
+      'web',
+      '--expires',
+      '2099-01-01T00:00:00Z',
+      '--json',
     ]);
     expect(result.json).toMatchObject({ project: { slug: 'web' }, expiresAt: '2099-01-01T00:00:00.000Z' });
   });
@@ -136,18 +206,45 @@ describe('admin CLI', () => {
       [['workspace', 'create', '--slug', 'Bad Slug', '--name', 'x'], /--slug: must be lowercase letters, digits and single dashes/],
       [['workspace', 'create', '--slug', 'ok', '--name', 'x', '--colour', 'red'], /Unknown option '--colour'/],
       [['member', 'add', '--workspace', 'ok', '--email', 'not-an-email', '--name', 'x'], /--email: must be an email address/],
-      [['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--role', 'boss'], /--role: must be one of owner, admin, member/],
-      [['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--password', 'short'], /--password: must be at least 8 characters/],
-      [['project', 'create', '--workspace', 'ok', '--slug', 'web', '--name', 'Web', '--prefix', 'web'], /--prefix: must be 1 to 10 uppercase letters/],
-      [['status', 'create', '--workspace', 'ok', '--project', 'web', '--name', 'x', '--category', 'later'], /--category: must be one of todo, in_progress, done/],
+      [
+        ['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--role', 'boss'],
+        /--role: must be one of owner, admin, member/,
+      ],
+      [
+        ['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--password', 'short'],
+        /--password: must be at least 8 characters/,
+      ],
+      [
+        ['project', 'create', '--workspace', 'ok', '--slug', 'web', '--name', 'Web', '--prefix', 'web'],
+        /--prefix: must be 1 to 10 uppercase letters/,
+      ],
+      [
+        ['status', 'create', '--workspace', 'ok', '--project', 'web', '--name', 'x', '--category', 'later'],
+        /--category: must be one of todo, in_progress, done/,
+      ],
       [['label', 'create', '--workspace', 'ok', '--name', 'bug', '--color', 'red'], /--color: must be a hex color/],
-      [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read,task:foo'], /--scopes: task:foo is not a scope; use task:read, task:create, task:update/],
-      [['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--reset-password'], /--reset-password: needs the new password/],
-      [['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--password', 'long enough', '--password-stdin'], /not both/],
+      [
+        ['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read,task:foo'],
+        /--scopes: task:foo is not a scope; use task:read, task:create, task:update/,
+      ],
+      [
+        ['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--reset-password'],
+        /--reset-password: needs the new password/,
+      ],
+      [
+        ['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--password', 'long enough', '--password-stdin'],
+        /not both/,
+      ],
       [['member', 'remove', '--workspace', 'ok'], /--email: is required/],
       [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', ''], /--scopes: must name at least one scope/],
-      [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read', '--expires', 'tomorrow'], /--expires: must be an ISO 8601/],
-      [['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read', '--expires', '2001-01-01T00:00:00Z'], /--expires: must be in the future/],
+      [
+        ['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read', '--expires', 'tomorrow'],
+        /--expires: must be an ISO 8601/,
+      ],
+      [
+        ['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read', '--expires', '2001-01-01T00:00:00Z'],
+        /--expires: must be in the future/,
+      ],
       [['key', 'list', '--workspace', 'ok', 'extra'], /Unexpected argument 'extra'/],
     ])('%j', async (args, message) => {
       await expect(parseCommand([...args, '--json'])).rejects.toThrow(UsageError);
@@ -257,7 +354,9 @@ describe('admin CLI: member accounts', () => {
       'a new password',
     );
     expect(result.code).toBe(2);
-    expect(result.stderr).toMatch(`${existing.email} already has an account; to replace its password and end its sessions, add --reset-password`);
+    expect(result.stderr).toMatch(
+      `${existing.email} already has an account; to replace its password and end its sessions, add --reset-password`,
+    );
     expect(await passwordMatches(existing.id, 'the old password')).toBe(true);
     expect(await db().membership.count({ where: { userId: existing.id } })).toBe(1);
   });
@@ -266,7 +365,17 @@ describe('admin CLI: member accounts', () => {
     const ws = await workspace();
     const existing = await member(ws, 'member', 'the old password');
     const other = await workspace();
-    const result = await runAdminInProcess(['member', 'add', '--workspace', other, '--email', existing.email, '--name', 'Renamed', '--json']);
+    const result = await runAdminInProcess([
+      'member',
+      'add',
+      '--workspace',
+      other,
+      '--email',
+      existing.email,
+      '--name',
+      'Renamed',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     expect(result.json).toMatchObject({ id: existing.id, name: 'Someone', role: 'member' });
     expect(await passwordMatches(existing.id, 'the old password')).toBe(true);
@@ -278,7 +387,19 @@ describe('admin CLI: member accounts', () => {
     await openSession(existing.id);
     await openSession(existing.id);
     const result = await runAdminInProcess(
-      ['member', 'add', '--workspace', ws, '--email', existing.email, '--name', 'Someone', '--reset-password', '--password-stdin', '--json'],
+      [
+        'member',
+        'add',
+        '--workspace',
+        ws,
+        '--email',
+        existing.email,
+        '--name',
+        'Someone',
+        '--reset-password',
+        '--password-stdin',
+        '--json',
+      ],
       'the new password\n',
     );
     expect(result.code).toBe(0);

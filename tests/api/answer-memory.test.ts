@@ -11,7 +11,8 @@ const LONGEST = '😀'.repeat(100_000);
 
 describe('pages of long descriptions', () => {
   beforeAll(async () => {
-    for (let i = 1; i <= 3; i++) expect((await api.client.post('/web/tasks', { title: `Long ${i}`, description: LONGEST })).status).toBe(201);
+    for (let i = 1; i <= 3; i++)
+      expect((await api.client.post('/web/tasks', { title: `Long ${i}`, description: LONGEST })).status).toBe(201);
   });
 
   it('reserve the UTF-8 size of their descriptions before the tasks are read', async () => {

@@ -308,10 +308,13 @@ describe('upload attachment', () => {
 
     request.destroy();
 
-    await vi.waitFor(async () => {
-      await settleStorage();
-      expect(storedFiles()).toEqual(before);
-    }, { timeout: 5000 });
+    await vi.waitFor(
+      async () => {
+        await settleStorage();
+        expect(storedFiles()).toEqual(before);
+      },
+      { timeout: 5000 },
+    );
     expect(await db().attachment.count({ where: { taskId: task.id } })).toBe(0);
   });
 
@@ -347,7 +350,9 @@ describe('upload attachment', () => {
 
   it('names a file without a filename "file"', async () => {
     const task = await createTask();
-    const body = multipart([{ headers: ['Content-Disposition: form-data; name="file"', 'Content-Type: application/octet-stream'], content: 'x' }]);
+    const body = multipart([
+      { headers: ['Content-Disposition: form-data; name="file"', 'Content-Type: application/octet-stream'], content: 'x' },
+    ]);
     const response = await upload(task.id, body);
     expect(response.status).toBe(201);
     expect(response.body.filename).toBe('file');

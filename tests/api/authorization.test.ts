@@ -60,7 +60,13 @@ const ENDPOINTS: Endpoint[] = [
   { name: 'GET /{projectSlug}/labels', method: 'GET', scope: 'task:read', success: 200, path: (t) => `/${t.slug}/labels` },
   { name: 'GET /{projectSlug}/members', method: 'GET', scope: 'task:read', success: 200, path: (t) => `/${t.slug}/members` },
   { name: 'GET /{projectSlug}/tasks', method: 'GET', scope: 'task:read', success: 200, path: (t) => `/${t.slug}/tasks` },
-  { name: 'GET /{projectSlug}/tasks/{taskId}', method: 'GET', scope: 'task:read', success: 200, path: (t) => `/${t.slug}/tasks/${t.taskId}` },
+  {
+    name: 'GET /{projectSlug}/tasks/{taskId}',
+    method: 'GET',
+    scope: 'task:read',
+    success: 200,
+    path: (t) => `/${t.slug}/tasks/${t.taskId}`,
+  },
   {
     name: 'POST /{projectSlug}/tasks',
     method: 'POST',
@@ -373,12 +379,12 @@ describe('order of the checks', () => {
     expect(response.body).toEqual({ statusCode: 404, message: 'Project not found' });
   });
 
-  it('an invalid body on a project outside the key\'s project scope answers 403, not 400', async () => {
+  it("an invalid body on a project outside the key's project scope answers 403, not 400", async () => {
     const response = await as(keys.apiOnly).patch(`/web/tasks/${web.taskId}`, { unknownField: 1 });
     expect(response.body).toEqual({ statusCode: 403, message: 'API key does not have access to project web' });
   });
 
-  it('an unknown task on a project outside the key\'s project scope answers 403, not 404', async () => {
+  it("an unknown task on a project outside the key's project scope answers 403, not 404", async () => {
     const response = await as(keys.apiOnly).get(`/web/tasks/${randomUUID()}`);
     expect(response.body).toEqual({ statusCode: 403, message: 'API key does not have access to project web' });
   });
@@ -388,7 +394,7 @@ describe('order of the checks', () => {
     expect(response.body).toEqual({ statusCode: 404, message: 'Project not found' });
   });
 
-  it('a task of another workspace is not found through the key\'s own project', async () => {
+  it("a task of another workspace is not found through the key's own project", async () => {
     const response = await as(keys.full).get(`/web/tasks/${elsewhere.taskId}`);
     expect(response.body).toEqual({ statusCode: 404, message: 'Task not found' });
   });

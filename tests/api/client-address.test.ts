@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 describe('client address for the bad-key limit', () => {
-  it('with no proxy trusted, is the socket\'s: an X-Forwarded-For written by the client is ignored', async () => {
+  it("with no proxy trusted, is the socket's: an X-Forwarded-For written by the client is ignored", async () => {
     await awayFromWindowEdge();
     const socket = loopbackAddress();
 
@@ -52,7 +52,9 @@ describe('client address for the bad-key limit', () => {
     const socket = loopbackAddress();
     const client = '203.0.113.200';
 
-    const seen = await statusesOf(BAD_KEY_LIMIT + 1, (i) => badKeyRequest(behindTwoProxies.baseUrl, socket, `10.${i}.0.1, ${client}, 192.0.2.1`));
+    const seen = await statusesOf(BAD_KEY_LIMIT + 1, (i) =>
+      badKeyRequest(behindTwoProxies.baseUrl, socket, `10.${i}.0.1, ${client}, 192.0.2.1`),
+    );
 
     expect(seen).toEqual([...Array(BAD_KEY_LIMIT).fill(401), 429]);
   });

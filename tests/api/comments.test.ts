@@ -11,7 +11,7 @@ async function task() {
 }
 
 describe('POST /{projectSlug}/tasks/{taskId}/comments', () => {
-  it('adds a comment attributed to the key\'s name and answers 201', async () => {
+  it("adds a comment attributed to the key's name and answers 201", async () => {
     const { id } = await task();
     const { status, body } = await api.client.post(`/web/tasks/${id}/comments`, { content: 'First!\nSecond line' });
     expect(status).toBe(201);
@@ -24,7 +24,7 @@ describe('POST /{projectSlug}/tasks/{taskId}/comments', () => {
     });
   });
 
-  it('keeps the key\'s name as it was when the comment was posted', async () => {
+  it("keeps the key's name as it was when the comment was posted", async () => {
     const { id } = await task();
     const key = await api.fixture.key({ name: 'Old name' });
     const posted = await api.clientWith(key).post(`/web/tasks/${id}/comments`, { content: 'hello' });

@@ -23,7 +23,11 @@ describe('CORS, as GitHub answers it', () => {
   it('a preflight of a known path answers 204 without a key, naming the methods and headers a page may send', async () => {
     const response = await fetch(`${api.server.baseUrl}/v1/public/web/tasks/WEB-1`, {
       method: 'OPTIONS',
-      headers: { origin: ORIGIN, 'access-control-request-method': 'PATCH', 'access-control-request-headers': 'authorization, content-type' },
+      headers: {
+        origin: ORIGIN,
+        'access-control-request-method': 'PATCH',
+        'access-control-request-headers': 'authorization, content-type',
+      },
     });
 
     expect(response.status).toBe(204);

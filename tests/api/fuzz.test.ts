@@ -55,7 +55,10 @@ function expectWellFormed(response: Response) {
 }
 
 /** An accepted body comes back as sent: no character replaced, no date moved. */
-function expectStoredAsSent(sent: { title: string; description?: string | null; dueDate?: string | null }, stored: Record<string, unknown>) {
+function expectStoredAsSent(
+  sent: { title: string; description?: string | null; dueDate?: string | null },
+  stored: Record<string, unknown>,
+) {
   expect(stored.title).toBe(sent.title.trim());
   expect(stored.description).toBe(sent.description ?? null);
   expect(stored.dueDate).toBe(sent.dueDate == null ? null : new Date(sent.dueDate).toISOString());
@@ -70,21 +73,49 @@ const text = fc.oneof(
   fc.string({ unit: 'grapheme', maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
   anyUtf16,
-  fc.constantFrom('', ' ', '\n', '\u0000', 'null', 'undefined', '__proto__', 'constructor', '%', '_', '\\', "'; DROP TABLE task; --", 'WEB-1', 'web-0', 'WEB-99999999999999999999'),
-  // Around the limits: titles of 500 characters, comments of 10,000, descriptions of 100,000, and past them.
-  fc.constantFrom(499, 500, 501, 9_999, 10_000, 10_001, 100_000, 100_001, 300_000).chain((n) =>
-    fc.constantFrom('a', 'é', '📄', ' ', '\u0000').map((char) => char.repeat(n)),
+  fc.constantFrom(
+    '',
+    ' ',
+    '\n',
+    '\u0000',
+    'null',
+    'undefined',
+    '__proto__',
+    'constructor',
+    '%',
+    '_',
+    '\\',
+    "'; DROP TABLE task; --",
+    'WEB-1',
+    'web-0',
+    'WEB-99999999999999999999',
   ),
+  // Around the limits: titles of 500 characters, comments of 10,000, descriptions of 100,000, and past them.
+  fc
+    .constantFrom(499, 500, 501, 9_999, 10_000, 10_001, 100_000, 100_001, 300_000)
+    .chain((n) => fc.constantFrom('a', 'é', '📄', ' ', '\u0000').map((char) => char.repeat(n))),
 );
 const number = fc.oneof(
   fc.integer(),
   fc.double(),
   fc.constantFrom(0, -1, 1, 1e308, -1e308, Number.MAX_SAFE_INTEGER + 2, 0.5, 2 ** 31, 2 ** 63),
 );
-const uuidLike = fc.oneof(fc.uuid(), fc.uuid().map((id) => id.toUpperCase()), fc.constant('00000000-0000-0000-0000-000000000000'));
+const uuidLike = fc.oneof(
+  fc.uuid(),
+  fc.uuid().map((id) => id.toUpperCase()),
+  fc.constant('00000000-0000-0000-0000-000000000000'),
+);
 const date = fc.oneof(
   fc.date({ noInvalidDate: true }).map((d) => d.toISOString()),
-  fc.constantFrom('2026-02-30T10:00:00Z', '2026-01-31', '2026-01-31T17:00:00', '+275760-09-13T00:00:00Z', '0000-01-01T00:00:00Z', '9999-12-31T23:59:59.999+14:00', 'now'),
+  fc.constantFrom(
+    '2026-02-30T10:00:00Z',
+    '2026-01-31',
+    '2026-01-31T17:00:00',
+    '+275760-09-13T00:00:00Z',
+    '0000-01-01T00:00:00Z',
+    '9999-12-31T23:59:59.999+14:00',
+    'now',
+  ),
 );
 const scalar = fc.oneof(text, number, fc.boolean(), fc.constant(null), uuidLike, date);
 /** Nested junk: objects and arrays of anything, a few levels deep. */
@@ -111,7 +142,10 @@ const taskFields = {
 const knownTaskFields = fc.record(taskFields, { requiredKeys: [] });
 const taskBody = fc.oneof(
   { weight: 4, arbitrary: knownTaskFields },
-  { weight: 1, arbitrary: fc.tuple(knownTaskFields, fc.dictionary(text, junk, { maxKeys: 2 })).map(([known, extra]) => ({ ...extra, ...known })) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(knownTaskFields, fc.dictionary(text, junk, { maxKeys: 2 })).map(([known, extra]) => ({ ...extra, ...known })),
+  },
   { weight: 1, arbitrary: junk },
   { weight: 1, arbitrary: fc.object() },
 );
@@ -129,7 +163,19 @@ const commentBody = fc.oneof(
 /** Raw bodies, most of them not JSON at all. */
 const rawBody = fc.oneof(
   text,
-  fc.constantFrom('', '{', '{"title":', '[]', 'null', '1e999', '"x"', '{"title":"a"}}', '\uFEFF{"title":"bom"}', '{"title":"\\ud800"}', '{"title":"\\u0000"}'),
+  fc.constantFrom(
+    '',
+    '{',
+    '{"title":',
+    '[]',
+    'null',
+    '1e999',
+    '"x"',
+    '{"title":"a"}}',
+    '\uFEFF{"title":"bom"}',
+    '{"title":"\\ud800"}',
+    '{"title":"\\u0000"}',
+  ),
   junk.map((value) => JSON.stringify(value) ?? 'undefined'),
 );
 
@@ -137,7 +183,31 @@ const queryKey = fc.oneof(
   fc.constantFrom('page', 'limit', 'statusId', 'status', 'priority', 'search', 'assigneeId', 'labelId', 'sort', 'order', 'projectSlug'),
   fc.string({ maxLength: 10 }),
 );
-const queryValue = fc.oneof(text.filter((s) => s.length < 2_000), number.map(String), uuidLike, fc.constantFrom('', 'todo', 'in_progress', 'done', 'asc', 'desc', 'dueDate', 'priority', '1', '0', '-1', '100', '101', '1e3', '0x10', ' 2 ', 'NaN', 'Infinity'));
+const queryValue = fc.oneof(
+  text.filter((s) => s.length < 2_000),
+  number.map(String),
+  uuidLike,
+  fc.constantFrom(
+    '',
+    'todo',
+    'in_progress',
+    'done',
+    'asc',
+    'desc',
+    'dueDate',
+    'priority',
+    '1',
+    '0',
+    '-1',
+    '100',
+    '101',
+    '1e3',
+    '0x10',
+    ' 2 ',
+    'NaN',
+    'Infinity',
+  ),
+);
 /** encodeURIComponent refuses lone surrogates; a client would have sent U+FFFD. */
 const encode = (value: string) =>
   encodeURIComponent(value.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
@@ -145,7 +215,21 @@ const encode = (value: string) =>
 const queryString = fc.oneof(
   fc.array(fc.tuple(queryKey, queryValue), { maxLength: 6 }).map((pairs) => new URLSearchParams(pairs).toString()),
   fc.array(fc.tuple(queryKey, queryValue), { maxLength: 4 }).map((pairs) => pairs.map(([k, v]) => `${encode(k)}[]=${encode(v)}`).join('&')),
-  fc.constantFrom('page', 'page=', '=1', '&&&', 'limit=1&limit=2', 'page[]=1', 'search=%', 'search=%E0%A4%A', 'search=%00', 'search=%FF%FE', 'status=todo&statusId=x', 'limit=%20', 'a=b=c'),
+  fc.constantFrom(
+    'page',
+    'page=',
+    '=1',
+    '&&&',
+    'limit=1&limit=2',
+    'page[]=1',
+    'search=%',
+    'search=%E0%A4%A',
+    'search=%00',
+    'search=%FF%FE',
+    'status=todo&statusId=x',
+    'limit=%20',
+    'a=b=c',
+  ),
 );
 
 // --- Properties --------------------------------------------------------------

@@ -5,7 +5,7 @@ import { useApi } from '../support/api';
 const api = useApi();
 
 describe('GET /{projectSlug}/statuses', () => {
-  it('lists the project\'s statuses in display order with their fields', async () => {
+  it("lists the project's statuses in display order with their fields", async () => {
     const { status, body } = await api.client.get('/web/statuses');
     expect(status).toBe(200);
     expect(body).toEqual([
@@ -40,7 +40,7 @@ describe('GET /{projectSlug}/labels', () => {
 });
 
 describe('GET /{projectSlug}/members', () => {
-  it('lists the workspace\'s members with id, name and email', async () => {
+  it("lists the workspace's members with id, name and email", async () => {
     const { status, body } = await api.client.get('/web/members');
     expect(status).toBe(200);
     const { ada, grace, alan } = api.fixture.members;

@@ -26,7 +26,11 @@ const OPERATIONS = [
   'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',
   'POST /{projectSlug}/tasks/{taskId}/attachments',
 ];
-const CREATED = ['POST /{projectSlug}/tasks', 'POST /{projectSlug}/tasks/{taskId}/comments', 'POST /{projectSlug}/tasks/{taskId}/attachments'];
+const CREATED = [
+  'POST /{projectSlug}/tasks',
+  'POST /{projectSlug}/tasks/{taskId}/comments',
+  'POST /{projectSlug}/tasks/{taskId}/attachments',
+];
 const ERROR_REF = '#/components/schemas/ApiError';
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
@@ -48,9 +52,9 @@ function operationNamed(name: string): any {
 
 /** The messages an operation's document lists for `status`, as its examples give them. */
 function messagesOf(operation: any, status: string): string[] {
-  return Object.values(operation.responses[status].content['application/json'].examples as Record<string, { value: { message: string } }>).map(
-    ({ value }) => value.message,
-  );
+  return Object.values(
+    operation.responses[status].content['application/json'].examples as Record<string, { value: { message: string } }>,
+  ).map(({ value }) => value.message);
 }
 
 /** Every operation of the document as [`METHOD /path`, operation]. */
@@ -74,7 +78,11 @@ describe('GET /v1/public/openapi.json', () => {
   });
 
   it('describes exactly the twelve operations', () => {
-    expect(operations().map(([name]) => name).sort()).toEqual([...OPERATIONS].sort());
+    expect(
+      operations()
+        .map(([name]) => name)
+        .sort(),
+    ).toEqual([...OPERATIONS].sort());
   });
 
   it('has both security schemes, and every operation accepts either', () => {
@@ -101,7 +109,10 @@ describe('GET /v1/public/openapi.json', () => {
   it('every operation declares 401, 403, 404, 429, 500 and 503 with the ApiError schema and the messages as examples', () => {
     for (const [name, operation] of operations()) {
       const errors = Object.entries(operation.responses as Record<string, any>).filter(([status]) => Number(status) >= 400);
-      expect(errors.map(([status]) => status), name).toEqual(expect.arrayContaining(['401', '403', '404', '429', '500', '503']));
+      expect(
+        errors.map(([status]) => status),
+        name,
+      ).toEqual(expect.arrayContaining(['401', '403', '404', '429', '500', '503']));
       for (const [status, response] of errors) {
         const json = response.content['application/json'];
         expect(json.schema, `${name} ${status}`).toEqual({ $ref: ERROR_REF });
@@ -123,7 +134,9 @@ describe('GET /v1/public/openapi.json', () => {
       'Missing required scope: task:update',
       'API key does not have access to project <slug>',
     ]);
-    expect(messagesOf(operationNamed('POST /{projectSlug}/tasks/{taskId}/attachments'), '403')[0]).toBe('Missing required scope: task:create');
+    expect(messagesOf(operationNamed('POST /{projectSlug}/tasks/{taskId}/attachments'), '403')[0]).toBe(
+      'Missing required scope: task:create',
+    );
   });
 
   it('404 names what each operation looks up', () => {
@@ -155,7 +168,11 @@ describe('GET /v1/public/openapi.json', () => {
   });
 
   it('operations with a JSON body declare 413 and 415 with the messages the server sends', () => {
-    for (const name of ['POST /{projectSlug}/tasks', 'PATCH /{projectSlug}/tasks/{taskId}', 'POST /{projectSlug}/tasks/{taskId}/comments']) {
+    for (const name of [
+      'POST /{projectSlug}/tasks',
+      'PATCH /{projectSlug}/tasks/{taskId}',
+      'POST /{projectSlug}/tasks/{taskId}/comments',
+    ]) {
       expect(messagesOf(operationNamed(name), '413'), name).toEqual(['Request body too large']);
       expect(messagesOf(operationNamed(name), '415'), name).toEqual(['Content-Type must be application/json']);
     }
@@ -164,7 +181,8 @@ describe('GET /v1/public/openapi.json', () => {
   it('declares the headers: X-Request-Id on every answer, the rate limit on keyed ones, Retry-After, WWW-Authenticate', () => {
     const names = (operation: any, status: string) => Object.keys(operation.responses[status].headers ?? {});
     for (const [name, operation] of operations()) {
-      for (const status of Object.keys(operation.responses)) expect(names(operation, status), `${name} ${status}`).toContain('X-Request-Id');
+      for (const status of Object.keys(operation.responses))
+        expect(names(operation, status), `${name} ${status}`).toContain('X-Request-Id');
       for (const status of Object.keys(operation.responses).filter((s) => !['401', '500', '503'].includes(s))) {
         expect(names(operation, status), `${name} ${status}`).toEqual(expect.arrayContaining(RATE_LIMIT_HEADERS));
       }
@@ -200,9 +218,13 @@ describe('GET /v1/public/openapi.json', () => {
     const file = path.join(await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-openapi-')), 'openapi.json');
     await fs.writeFile(file, JSON.stringify(document));
     const redocly = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
-    const { stdout } = await promisify(execFile)(process.execPath, [redocly, 'lint', '--config', 'redocly.yaml', '--format', 'json', file], {
-      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
-    }).catch((error: { stdout: string }) => error);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [redocly, 'lint', '--config', 'redocly.yaml', '--format', 'json', file],
+      {
+        env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      },
+    ).catch((error: { stdout: string }) => error);
     const report = JSON.parse(stdout.slice(stdout.indexOf('{')));
     expect(report.problems.map((problem: any) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
@@ -246,7 +268,15 @@ describe('GET /v1/public/openapi.json', () => {
     const bodySchema = (name: string) => operations().find(([n]) => n === name)![1].requestBody.content['application/json'].schema;
     const create = bodySchema('POST /{projectSlug}/tasks');
     expect(create.required).toEqual(['title']);
-    expect(Object.keys(create.properties).sort()).toEqual(['assigneeIds', 'description', 'dueDate', 'labelIds', 'priority', 'statusId', 'title']);
+    expect(Object.keys(create.properties).sort()).toEqual([
+      'assigneeIds',
+      'description',
+      'dueDate',
+      'labelIds',
+      'priority',
+      'statusId',
+      'title',
+    ]);
     expect(bodySchema('POST /{projectSlug}/tasks/{taskId}/comments').required).toEqual(['content']);
     expect(bodySchema('PATCH /{projectSlug}/tasks/{taskId}').required ?? []).toEqual([]);
   });
@@ -260,13 +290,19 @@ describe('GET /v1/public/openapi.json', () => {
       expect(fields.assigneeIds).toMatchObject({ maxItems: 5 });
       expect(fields.labelIds).toMatchObject({ maxItems: 50 });
     }
-    expect(bodySchema('POST /{projectSlug}/tasks/{taskId}/comments').content).toMatchObject({ minLength: 1, maxLength: 10_000, pattern: '\\S' });
+    expect(bodySchema('POST /{projectSlug}/tasks/{taskId}/comments').content).toMatchObject({
+      minLength: 1,
+      maxLength: 10_000,
+      pattern: '\\S',
+    });
   });
 
   it('the list query parameters are described with their bounds and defaults', () => {
     const [, list] = operations().find(([name]) => name === 'GET /{projectSlug}/tasks')!;
     const query = Object.fromEntries((list.parameters as any[]).filter((p) => p.in === 'query').map((p) => [p.name, p]));
-    expect(Object.keys(query)).toEqual(expect.arrayContaining(['page', 'limit', 'statusId', 'status', 'priority', 'search', 'assigneeId', 'labelId']));
+    expect(Object.keys(query)).toEqual(
+      expect.arrayContaining(['page', 'limit', 'statusId', 'status', 'priority', 'search', 'assigneeId', 'labelId']),
+    );
     expect(query.page.schema).toMatchObject({ type: 'integer', minimum: 1, default: 1 });
     expect(query.limit.schema).toMatchObject({ type: 'integer', minimum: 1, maximum: 100, default: 20 });
     // The contract's precedence rule between the two status filters reaches the document.
@@ -325,7 +361,9 @@ function shadowedRoutes(routes: Route[]): string[] {
       const overlap = a.every((s, i) => isParam(s) || isParam(b[i]!) || s.toLowerCase() === b[i]!.toLowerCase());
       const captures = a.some((s, i) => isParam(s) && !isParam(b[i]!));
       if (overlap && captures) {
-        problems.push(`${later.method} ${later.path} (${later.procedure}) is captured by ${earlier.method} ${earlier.path} (${earlier.procedure})`);
+        problems.push(
+          `${later.method} ${later.path} (${later.procedure}) is captured by ${earlier.method} ${earlier.path} (${earlier.procedure})`,
+        );
       }
     }
   });
@@ -339,7 +377,11 @@ describe('route order', () => {
       .map(([procedure, meta]) => ({ procedure, method: meta.openapi!.method, path: meta.openapi!.path }));
 
   it('walks all twelve procedures, in registration order', () => {
-    expect(routes().map((r) => `${r.method} ${r.path}`).sort()).toEqual([...OPERATIONS].sort());
+    expect(
+      routes()
+        .map((r) => `${r.method} ${r.path}`)
+        .sort(),
+    ).toEqual([...OPERATIONS].sort());
     expect(routes()[0]!.procedure).toBe('statuses.list');
   });
 

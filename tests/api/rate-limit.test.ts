@@ -179,7 +179,10 @@ describe('bad keys per client address', () => {
 
     const statuses = [];
     for (let i = 0; i < BAD_KEY_LIMIT; i++) {
-      statuses.push((await anon.get('/web/statuses', { authorization: `Bearer tk_${randomBytes(20).toString('hex')}`, 'x-forwarded-for': address })).status);
+      statuses.push(
+        (await anon.get('/web/statuses', { authorization: `Bearer tk_${randomBytes(20).toString('hex')}`, 'x-forwarded-for': address }))
+          .status,
+      );
     }
     const denied = await anon.get('/web/statuses', { 'x-forwarded-for': address });
 
@@ -210,7 +213,10 @@ describe('bad keys per client address', () => {
     const anon = apiClient(server.baseUrl);
     for (let i = 0; i <= BAD_KEY_LIMIT; i++) await anon.get('/web/statuses', { 'x-forwarded-for': address });
 
-    const bad = await anon.get('/web/statuses', { authorization: `Bearer tk_${randomBytes(20).toString('hex')}`, 'x-forwarded-for': address });
+    const bad = await anon.get('/web/statuses', {
+      authorization: `Bearer tk_${randomBytes(20).toString('hex')}`,
+      'x-forwarded-for': address,
+    });
     const good = await anon.get('/web/statuses', { authorization: `Bearer ${key}`, 'x-forwarded-for': address });
 
     expect(bad.status).toBe(429);
@@ -226,7 +232,8 @@ describe('bad keys per client address', () => {
 
     const touched = await countDatabaseUse(async () => {
       const responses = [];
-      for (let i = 0; i < 5; i++) responses.push(await anon.get('/web/statuses', { authorization: `Bearer tk_${'z'.repeat(40)}`, 'x-forwarded-for': address }));
+      for (let i = 0; i < 5; i++)
+        responses.push(await anon.get('/web/statuses', { authorization: `Bearer tk_${'z'.repeat(40)}`, 'x-forwarded-for': address }));
       expect(responses.map((r) => r.status)).toEqual([429, 429, 429, 429, 429]);
     });
 
@@ -239,7 +246,8 @@ describe('bad keys per client address', () => {
     const keys = await Promise.all(Array.from({ length: 8 }, () => fixture.key()));
     const anon = apiClient(server.baseUrl);
     for (let round = 0; round < 4; round++) {
-      for (const key of keys) expect((await anon.get('/web/statuses', { authorization: `Bearer ${key}`, 'x-forwarded-for': address })).status).toBe(200);
+      for (const key of keys)
+        expect((await anon.get('/web/statuses', { authorization: `Bearer ${key}`, 'x-forwarded-for': address })).status).toBe(200);
     }
     expect((await anon.get('/web/statuses', { 'x-forwarded-for': address })).status).toBe(401);
   });

@@ -24,16 +24,25 @@ describe('GET /{projectSlug}/tasks', () => {
       { title: 'Fix login form', priority: 'high', assigneeIds: [members.ada.id], labelIds: [labels.bug.id] },
       { title: 'Design onboarding', priority: 'low', statusId: statuses.webReview.id, labelIds: [labels.design.id] },
       { title: 'Ship billing page', priority: 'high', statusId: statuses.webDone.id, assigneeIds: [members.grace.id] },
-      { title: 'Refactor LOGIN service', priority: 'urgent', statusId: statuses.webInProgress.id, assigneeIds: [members.ada.id, members.grace.id] },
+      {
+        title: 'Refactor LOGIN service',
+        priority: 'urgent',
+        statusId: statuses.webInProgress.id,
+        assigneeIds: [members.ada.id, members.grace.id],
+      },
       { title: 'Write docs', dueDate: '2027-03-01T09:00:00+02:00' },
     ]);
     const parent = tasks[0];
     // A subtask: the API has no field for it, members create them in the app.
     await db().$transaction(async (tx) => {
       const { task_counter } = (
-        await tx.$queryRaw<{ task_counter: number }[]>`UPDATE project SET task_counter = task_counter + 1 WHERE id = ${api.fixture.projects.web.id}::uuid RETURNING task_counter`
+        await tx.$queryRaw<
+          { task_counter: number }[]
+        >`UPDATE project SET task_counter = task_counter + 1 WHERE id = ${api.fixture.projects.web.id}::uuid RETURNING task_counter`
       )[0]!;
-      await tx.task.create({ data: { projectId: api.fixture.projects.web.id, number: task_counter, title: 'Subtask of login', parentId: parent.id } });
+      await tx.task.create({
+        data: { projectId: api.fixture.projects.web.id, number: task_counter, title: 'Subtask of login', parentId: parent.id },
+      });
     });
     await createTasks([{ title: 'Other project task' }], 'api');
   });
@@ -42,7 +51,11 @@ describe('GET /{projectSlug}/tasks', () => {
     const { status, body } = await api.client.get('/web/tasks');
     expect(status).toBe(200);
     expect(body.tasks.map((t: any) => t.title)).toEqual([
-      'Write docs', 'Refactor LOGIN service', 'Ship billing page', 'Design onboarding', 'Fix login form',
+      'Write docs',
+      'Refactor LOGIN service',
+      'Ship billing page',
+      'Design onboarding',
+      'Fix login form',
     ]);
     expect(body.meta).toEqual({ total: 5, page: 1, limit: 20, totalPages: 1, hasMore: false });
   });
@@ -56,9 +69,21 @@ describe('GET /{projectSlug}/tasks', () => {
   it('gives list items the full Task shape, labels and attachments included', async () => {
     const { body } = await api.client.get('/web/tasks?search=Fix%20login');
     expect(body.tasks).toEqual([tasks[0]]);
-    expect(Object.keys(body.tasks[0]).sort()).toEqual(
-      ['assignees', 'attachments', 'category', 'createdAt', 'description', 'dueDate', 'externalId', 'id', 'labels', 'priority', 'status', 'title', 'updatedAt'],
-    );
+    expect(Object.keys(body.tasks[0]).sort()).toEqual([
+      'assignees',
+      'attachments',
+      'category',
+      'createdAt',
+      'description',
+      'dueDate',
+      'externalId',
+      'id',
+      'labels',
+      'priority',
+      'status',
+      'title',
+      'updatedAt',
+    ]);
   });
 
   it('pages with limit and page: totalPages = ceil(total / limit) and hasMore', async () => {
@@ -197,7 +222,7 @@ describe('GET /{projectSlug}/tasks/{taskId}', () => {
   it.each([
     ['an unknown UUID', '00000000-0000-4000-8000-000000000000'],
     ['an unknown number', 'WEB-99999'],
-    ['another project\'s prefix', 'API-1'],
+    ["another project's prefix", 'API-1'],
     ['a number too large for any task', 'WEB-99999999999'],
     ['text that is no id', 'not-a-task'],
   ])('answers 404 Task not found for %s', async (_, taskId) => {

@@ -55,7 +55,12 @@ describe('POST /{projectSlug}/tasks', () => {
   });
 
   it('without a todo status in the project, creates the task with no status and category todo', async () => {
-    const bare = await createProject(db(), { workspaceId: api.fixture.workspace.id, slug: `bare-${randomUUID().slice(0, 6)}`, name: 'Bare', keyPrefix: 'BARE' });
+    const bare = await createProject(db(), {
+      workspaceId: api.fixture.workspace.id,
+      slug: `bare-${randomUUID().slice(0, 6)}`,
+      name: 'Bare',
+      keyPrefix: 'BARE',
+    });
     await db().status.deleteMany({ where: { projectId: bare.id, category: 'todo' } });
     const task = await create({ title: 'No status' }, bare.slug);
     expect(task.status).toBeNull();
@@ -99,7 +104,10 @@ describe('POST /{projectSlug}/tasks', () => {
     [{ title: 'ok', priority: 'p1' }, 'priority: must be one of none, low, medium, high, urgent'],
     [{ title: 'ok', dueDate: '2027-01-31' }, 'dueDate: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z'],
     [{ title: 'ok', dueDate: '2027-01-31T17:00:00' }, 'dueDate: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z'],
-    [{ title: 'ok', dueDate: '2027-02-30T17:00:00Z' }, 'dueDate: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z'],
+    [
+      { title: 'ok', dueDate: '2027-02-30T17:00:00Z' },
+      'dueDate: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z',
+    ],
     [{ title: 'ok', statusId: 'todo' }, 'statusId: must be a UUID'],
     [{ title: 'ok', assigneeIds: 'x' }, 'assigneeIds: must be an array of UUIDs'],
     [{ title: 'ok', assigneeIds: ['x'] }, 'assigneeIds.0: must be a UUID'],
@@ -267,7 +275,9 @@ describe('PATCH /{projectSlug}/tasks/{taskId}', () => {
     const task = await fullTask();
     const { ada, grace, alan } = api.fixture.members;
     const sets = [[ada.id], [grace.id, alan.id], [ada.id, grace.id, alan.id], [], [alan.id]];
-    const results = await Promise.all(sets.map((assigneeIds, i) => api.client.patch(`/web/tasks/${task.id}`, { assigneeIds, title: `v${i}` })));
+    const results = await Promise.all(
+      sets.map((assigneeIds, i) => api.client.patch(`/web/tasks/${task.id}`, { assigneeIds, title: `v${i}` })),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     const final = (await api.client.get(`/web/tasks/${task.id}`)).body;
     const winner = Number(final.title.slice(1));
@@ -288,13 +298,15 @@ describe('DELETE /{projectSlug}/tasks/{taskId}', () => {
     const task = await create({ title: 'Parent' });
     await api.client.post(`/web/tasks/${task.id}/comments`, { content: 'bye' });
     const counter = await db().project.update({ where: { id: api.fixture.projects.web.id }, data: { taskCounter: { increment: 1 } } });
-    const subtask = await db().task.create({ data: { projectId: counter.id, number: counter.taskCounter, title: 'Child', parentId: task.id } });
+    const subtask = await db().task.create({
+      data: { projectId: counter.id, number: counter.taskCounter, title: 'Child', parentId: task.id },
+    });
     await api.client.delete(`/web/tasks/${task.id}`);
     expect(await db().comment.count({ where: { taskId: task.id } })).toBe(0);
     expect(await db().task.findUnique({ where: { id: subtask.id } })).toBeNull();
   });
 
-  it('never hands a deleted task\'s number out again', async () => {
+  it("never hands a deleted task's number out again", async () => {
     const task = await create({ title: 'Numbered' });
     await api.client.delete(`/web/tasks/${task.id}`);
     const next = await create({ title: 'Next' });

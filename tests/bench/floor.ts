@@ -56,7 +56,8 @@ async function handle(req: http.IncomingMessage): Promise<unknown> {
 
 async function admit(authorization: string | undefined, slug: string): Promise<ProjectRow> {
   const presented = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
-  const key = presented && isWellFormedKey(presented) ? await findKey(pool, createHash('sha256').update(presented).digest('hex'), slug) : undefined;
+  const key =
+    presented && isWellFormedKey(presented) ? await findKey(pool, createHash('sha256').update(presented).digest('hex'), slug) : undefined;
   if (!key || key.revoked_at || (key.expires_at && key.expires_at <= new Date())) throw new HttpError(401, 'Invalid API key');
   if (!key.scopes.includes('task:read')) throw new HttpError(403, 'Missing required scope: task:read');
   const { project } = key;
@@ -81,7 +82,10 @@ async function listTasks(project: ProjectRow, query: URLSearchParams) {
   const { ids, total } = await pageIds(pool, project.id, filter, limit, (page - 1) * limit);
   const rows = ids.length ? await tasksByIds(pool, ids) : [];
   const totalPages = Math.ceil(total / limit);
-  return { tasks: rows.map((row) => toTask(row, project.key_prefix)), meta: { total, page, limit, totalPages, hasMore: page < totalPages } };
+  return {
+    tasks: rows.map((row) => toTask(row, project.key_prefix)),
+    meta: { total, page, limit, totalPages, hasMore: page < totalPages },
+  };
 }
 
 async function getTask(project: ProjectRow, taskId: string) {

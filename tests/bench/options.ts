@@ -49,7 +49,10 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
   return {
     seconds,
     warmupSeconds,
-    connections: values.connections.split(',').map(Number).filter((n) => n > 0),
+    connections: values.connections
+      .split(',')
+      .map(Number)
+      .filter((n) => n > 0),
     build: !values['skip-build'],
     only: values.only.split(',').filter(Boolean),
     redisUrl: values['no-redis'] ? null : env.REDIS_URL || 'redis://127.0.0.1:6379',

@@ -94,7 +94,11 @@ export function checkAims(report: BenchReport): Check[] {
     });
   }
   for (const s of report.memory) {
-    checks.push({ aim: `server RSS under 300 MB after the run (${s.limiter} limiter)`, met: s.finalRssBytes < MAX_RSS_BYTES, detail: `${mib(s.finalRssBytes)} (peak ${mib(s.peakRssBytes)})` });
+    checks.push({
+      aim: `server RSS under 300 MB after the run (${s.limiter} limiter)`,
+      met: s.finalRssBytes < MAX_RSS_BYTES,
+      detail: `${mib(s.finalRssBytes)} (peak ${mib(s.peakRssBytes)})`,
+    });
   }
   return checks;
 }
@@ -107,7 +111,22 @@ function table(header: string[], rows: (string | number)[][]): string {
 export function resultsTable(report: BenchReport): string {
   const queries = new Map(report.queries.map((q) => [q.scenario, q]));
   return table(
-    ['Scenario', 'Limiter', 'Conns', 'req/s', 'p50 ms', 'p97.5 ms', 'p99 ms', 'non-2xx', 'errors', 'queries/req', 'floor req/s', 'floor p50 ms', 'p50 ours/floor', 'req/s ours/floor'],
+    [
+      'Scenario',
+      'Limiter',
+      'Conns',
+      'req/s',
+      'p50 ms',
+      'p97.5 ms',
+      'p99 ms',
+      'non-2xx',
+      'errors',
+      'queries/req',
+      'floor req/s',
+      'floor p50 ms',
+      'p50 ours/floor',
+      'req/s ours/floor',
+    ],
     report.measurements.map((m) => {
       const q = queries.get(m.scenario);
       return [
@@ -142,7 +161,9 @@ PostgreSQL ${m.postgres}, Redis ${m.redis}. Load generator, server, floor and da
 1-minute load average ${fixed(report.loadAverage[0], 2)} at start, ${fixed(report.loadAverage[1], 2)} at end (while it is near or above the
 CPU count, other work competes for the CPUs and the figures come out low).
 
-**Settings**: ${Object.entries(report.settings).map(([k, v]) => `${k} ${v}`).join(', ')}.
+**Settings**: ${Object.entries(report.settings)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ')}.
 
 ## Throughput and latency
 

@@ -86,7 +86,12 @@ async function countAll(databaseUrl: string, dataDir: string, fixture: BenchFixt
     for (const scenario of [...selected, ...probes]) {
       const ours = await countStatements(server.url, scenario, fixture.apiKey, counter);
       const floorCount = scenario.read ? await countStatements(floor.url, scenario, fixture.apiKey, counter) : null;
-      counts.push({ scenario: scenario.name, perRequest: ours.perRequest, floorPerRequest: floorCount?.perRequest ?? null, statements: ours.statements });
+      counts.push({
+        scenario: scenario.name,
+        perRequest: ours.perRequest,
+        floorPerRequest: floorCount?.perRequest ?? null,
+        statements: ours.statements,
+      });
       log(`${scenario.name}: ${ours.perRequest} statements per request${floorCount ? ` (floor ${floorCount.perRequest})` : ''}`);
     }
   } finally {

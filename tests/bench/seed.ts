@@ -38,9 +38,26 @@ const HASH_FUNCTION = `
 
 const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Investigate', 'Remove', 'Speed up', 'Test', 'Design', 'Migrate'];
 const THINGS = [
-  'login form', 'billing page', 'search results', 'onboarding flow', 'email digest', 'CSV export', 'dark mode',
-  'rate limiter', 'audit log', 'webhooks', 'file uploads', 'settings page', 'mobile navigation', 'API pagination',
-  'password reset', 'notification centre', 'dashboard charts', 'error pages', 'session handling', 'image resizing',
+  'login form',
+  'billing page',
+  'search results',
+  'onboarding flow',
+  'email digest',
+  'CSV export',
+  'dark mode',
+  'rate limiter',
+  'audit log',
+  'webhooks',
+  'file uploads',
+  'settings page',
+  'mobile navigation',
+  'API pagination',
+  'password reset',
+  'notification centre',
+  'dashboard charts',
+  'error pages',
+  'session handling',
+  'image resizing',
 ];
 
 /**
@@ -116,7 +133,9 @@ async function insertProject(
   memberIds: string[],
   workspaceLabelIds: string[],
 ): Promise<BenchProject> {
-  const { rows: [project] } = await client.query<{ id: string }>(
+  const {
+    rows: [project],
+  } = await client.query<{ id: string }>(
     `INSERT INTO project (id, workspace_id, slug, name, key_prefix) VALUES (gen_random_uuid(), $1, $2, $3, $4) RETURNING id`,
     [workspaceId, spec.slug, spec.name, spec.prefix],
   );
@@ -163,7 +182,9 @@ export async function seedBench(url: string, sizes: { bigTasks: number; smallTas
   try {
     await client.query(HASH_FUNCTION);
     await client.query('BEGIN');
-    const { rows: [workspace] } = await client.query<{ id: string }>(
+    const {
+      rows: [workspace],
+    } = await client.query<{ id: string }>(
       `INSERT INTO workspace (id, slug, name) VALUES (gen_random_uuid(), 'bench', 'Bench Workspace') RETURNING id`,
     );
     const workspaceId = workspace!.id;
@@ -182,8 +203,20 @@ export async function seedBench(url: string, sizes: { bigTasks: number; smallTas
       [workspaceId, WORKSPACE_LABELS],
     );
     const labelIds = labels.map((l) => l.id);
-    const big = await insertProject(client, workspaceId, { slug: 'big', name: 'Big Project', prefix: 'BIG', topLevel: sizes.bigTasks }, memberIds, labelIds);
-    const small = await insertProject(client, workspaceId, { slug: 'small', name: 'Small Project', prefix: 'SML', topLevel: sizes.smallTasks }, memberIds, labelIds);
+    const big = await insertProject(
+      client,
+      workspaceId,
+      { slug: 'big', name: 'Big Project', prefix: 'BIG', topLevel: sizes.bigTasks },
+      memberIds,
+      labelIds,
+    );
+    const small = await insertProject(
+      client,
+      workspaceId,
+      { slug: 'small', name: 'Small Project', prefix: 'SML', topLevel: sizes.smallTasks },
+      memberIds,
+      labelIds,
+    );
     await client.query('COMMIT');
     // Fresh tables have no statistics and no visibility map: give the planner what production would have.
     await client.query('VACUUM ANALYZE');

@@ -59,7 +59,10 @@ export async function startProcess(options: {
   const deadline = Date.now() + READY_TIMEOUT_MS;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`Server exited before it was ready:\n${output}`);
-    const ok = await fetch(url + options.readyPath).then((r) => r.ok, () => false);
+    const ok = await fetch(url + options.readyPath).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');

@@ -49,9 +49,7 @@ describe('configuration', () => {
   });
 
   it('names every malformed variable at once', () => {
-    expect(
-      problems({ DATABASE_URL: 'mysql://x', REDIS_URL: 'not a url', RATE_LIMIT_PER_MINUTE: 'lots', APP_SECRET: 'short' }),
-    ).toEqual([
+    expect(problems({ DATABASE_URL: 'mysql://x', REDIS_URL: 'not a url', RATE_LIMIT_PER_MINUTE: 'lots', APP_SECRET: 'short' })).toEqual([
       'DATABASE_URL must be a URL starting with postgres:// or postgresql://',
       'REDIS_URL must be a URL starting with redis:// or rediss://',
       'RATE_LIMIT_PER_MINUTE must be a positive whole number',
@@ -66,9 +64,7 @@ describe('configuration', () => {
   });
 
   it('refuses a malformed blob token', () => {
-    expect(problems({ BLOB_READ_WRITE_TOKEN: 'abc' })).toEqual([
-      'BLOB_READ_WRITE_TOKEN must look like vercel_blob_rw_<storeId>_<secret>',
-    ]);
+    expect(problems({ BLOB_READ_WRITE_TOKEN: 'abc' })).toEqual(['BLOB_READ_WRITE_TOKEN must look like vercel_blob_rw_<storeId>_<secret>']);
   });
 
   it('requires the real components on Vercel, where nothing embedded can live', () => {
@@ -79,7 +75,7 @@ describe('configuration', () => {
     ]);
   });
 
-  it('takes the app URL from APP_URL, else from a Vercel deployment\'s own URL', () => {
+  it("takes the app URL from APP_URL, else from a Vercel deployment's own URL", () => {
     expect(parseEnv({ APP_URL: 'https://tasks.example/' }).appUrl).toBe('https://tasks.example');
     expect(parseEnv({ VERCEL_URL: 'task-api-git-fix.vercel.app' }).appUrl).toBe('https://task-api-git-fix.vercel.app');
   });

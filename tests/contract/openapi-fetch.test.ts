@@ -49,14 +49,22 @@ describe('a whole scenario through openapi-fetch', () => {
 
     const created = await client.POST('/{projectSlug}/tasks', {
       params: { path: web },
-      body: { title: 'Generated client task', priority: 'high', assigneeIds: [ada.id], labelIds: [bug.id], dueDate: '2027-01-31T17:00:00+01:00' },
+      body: {
+        title: 'Generated client task',
+        priority: 'high',
+        assigneeIds: [ada.id],
+        labelIds: [bug.id],
+        dueDate: '2027-01-31T17:00:00+01:00',
+      },
     });
     expect(created.response.status).toBe(201);
     const task = created.data!;
     expect(task.dueDate).toBe('2027-01-31T16:00:00.000Z');
 
     const byId = await client.GET('/{projectSlug}/tasks/{taskId}', { params: { path: { ...web, taskId: task.id } } });
-    const byExternalId = await client.GET('/{projectSlug}/tasks/{taskId}', { params: { path: { ...web, taskId: task.externalId.toLowerCase() } } });
+    const byExternalId = await client.GET('/{projectSlug}/tasks/{taskId}', {
+      params: { path: { ...web, taskId: task.externalId.toLowerCase() } },
+    });
     expect(byId.data).toEqual(task);
     expect(byExternalId.data).toEqual(task);
 
@@ -78,7 +86,10 @@ describe('a whole scenario through openapi-fetch', () => {
     ];
     for (const query of filters) {
       const list = await client.GET('/{projectSlug}/tasks', { params: { path: web, query } });
-      expect(list.data?.tasks.map((listed) => listed.id), JSON.stringify(query)).toContain(task.id);
+      expect(
+        list.data?.tasks.map((listed) => listed.id),
+        JSON.stringify(query),
+      ).toContain(task.id);
     }
 
     const comment = await client.POST('/{projectSlug}/tasks/{taskId}/comments', {

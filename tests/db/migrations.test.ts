@@ -6,13 +6,29 @@ describe('migrations', () => {
     const rows = await db().$queryRaw<{ table_name: string }[]>`
       SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`;
     expect(rows.map((r) => r.table_name)).toEqual([
-      '_prisma_migrations', 'account', 'api_key', 'attachment', 'comment', 'label', 'membership', 'project',
-      'project_label', 'rate_limit', 'session', 'sign_in_failure', 'status', 'task', 'task_assignee', 'task_label', 'user',
-      'verification', 'workspace',
+      '_prisma_migrations',
+      'account',
+      'api_key',
+      'attachment',
+      'comment',
+      'label',
+      'membership',
+      'project',
+      'project_label',
+      'rate_limit',
+      'session',
+      'sign_in_failure',
+      'status',
+      'task',
+      'task_assignee',
+      'task_label',
+      'user',
+      'verification',
+      'workspace',
     ]);
   });
 
-  it('are recorded as applied in Prisma\'s bookkeeping', async () => {
+  it("are recorded as applied in Prisma's bookkeeping", async () => {
     const rows = await db().$queryRaw<{ migration_name: string; finished_at: Date | null }[]>`
       SELECT migration_name, finished_at FROM _prisma_migrations`;
     expect(rows.length).toBeGreaterThan(0);

@@ -31,7 +31,9 @@ describe('data model', () => {
   it('refuses two tasks with the same number in one project', async () => {
     const { projects } = await createWorkspaceFixture();
     await db().task.create({ data: { projectId: projects.web.id, number: 7, title: 'a' } });
-    await expect(db().task.create({ data: { projectId: projects.web.id, number: 7, title: 'b' } })).rejects.toMatchObject({ code: 'P2002' });
+    await expect(db().task.create({ data: { projectId: projects.web.id, number: 7, title: 'b' } })).rejects.toMatchObject({
+      code: 'P2002',
+    });
   });
 
   it('refuses a status of another project', async () => {
@@ -59,12 +61,14 @@ describe('data model', () => {
     expect((await insertTask(projects.web.id)).number).toBe(3);
   });
 
-  it('removes a task\'s comments, attachments, assignments, labels and subtasks with it', async () => {
+  it("removes a task's comments, attachments, assignments, labels and subtasks with it", async () => {
     const { projects, members, labels } = await createWorkspaceFixture();
     const task = await insertTask(projects.web.id);
     const subtask = await insertTask(projects.web.id, { parentId: task.id });
     await db().comment.create({ data: { taskId: task.id, content: 'hi', authorUserId: members.ada.id } });
-    await db().attachment.create({ data: { taskId: subtask.id, filename: 'a.txt', mimeType: 'text/plain', size: 1, storageKey: randomUUID() } });
+    await db().attachment.create({
+      data: { taskId: subtask.id, filename: 'a.txt', mimeType: 'text/plain', size: 1, storageKey: randomUUID() },
+    });
     await db().taskAssignee.create({ data: { taskId: task.id, userId: members.ada.id } });
     await db().taskLabel.create({ data: { taskId: task.id, labelId: labels.bug.id } });
     await db().task.delete({ where: { id: task.id } });

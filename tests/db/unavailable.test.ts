@@ -17,7 +17,9 @@ describe('a database that cannot be reached', () => {
   });
 
   it('is not a statement the database refused', async () => {
-    const error = await db().$executeRawUnsafe('SELECT 1 / 0').catch((caught: unknown) => caught);
+    const error = await db()
+      .$executeRawUnsafe('SELECT 1 / 0')
+      .catch((caught: unknown) => caught);
 
     expect(asUnavailable(error)).toBeNull();
     expect(toPublicError(error).statusCode).toBe(500);

@@ -28,10 +28,16 @@ export async function ensureBuild(): Promise<void> {
   const lock = path.join(root, '.next-build-lock');
   for (;;) {
     if (await isBuildFresh()) return;
-    const taken = await fs.mkdir(lock).then(() => true, () => false);
+    const taken = await fs.mkdir(lock).then(
+      () => true,
+      () => false,
+    );
     if (taken) break;
     // A lock older than any build is left by a run that was killed.
-    const age = await fs.stat(lock).then((stat) => Date.now() - stat.mtimeMs, () => 0);
+    const age = await fs.stat(lock).then(
+      (stat) => Date.now() - stat.mtimeMs,
+      () => 0,
+    );
     if (age > STALE_LOCK_MS) await fs.rm(lock, { recursive: true, force: true });
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -43,7 +49,10 @@ export async function ensureBuild(): Promise<void> {
 }
 
 async function isBuildFresh(): Promise<boolean> {
-  const built = await fs.stat(path.join(root, '.next', 'BUILD_ID')).then((stat) => stat.mtimeMs, () => 0);
+  const built = await fs.stat(path.join(root, '.next', 'BUILD_ID')).then(
+    (stat) => stat.mtimeMs,
+    () => 0,
+  );
   const changed = Math.max(...(await Promise.all(SOURCES.map((entry) => newestChange(path.join(root, entry))))));
   return built > changed;
 }
@@ -129,9 +138,14 @@ export async function startAppServer(databaseUrl: string, extraEnv: Record<strin
   };
   const concurrency = Number(extraEnv.WEB_CONCURRENCY ?? 1);
 
-  for (let started = Date.now(); Date.now() - started < 60_000; ) {
+  for (let started = Date.now(); Date.now() - started < 60_000;) {
     if (child.exitCode !== null) break;
-    const ready = workers().length === concurrency && (await fetch(`${baseUrl}/`).then((response) => response.ok, () => false));
+    const ready =
+      workers().length === concurrency &&
+      (await fetch(`${baseUrl}/`).then(
+        (response) => response.ok,
+        () => false,
+      ));
     if (ready) return { baseUrl, pid: child.pid!, events, workers, stop };
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

@@ -26,7 +26,15 @@ const OPERATIONS = [
   'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',
   'POST /{projectSlug}/tasks/{taskId}/attachments',
 ];
-const SUMMARIES = ['List statuses', 'List tasks', 'Create a task', 'Update a task', 'Delete a task', 'Add a comment', 'Upload an attachment'];
+const SUMMARIES = [
+  'List statuses',
+  'List tasks',
+  'Create a task',
+  'Update a task',
+  'Delete a task',
+  'Add a comment',
+  'Upload an attachment',
+];
 
 let app: AppServer;
 let browser: Browser;
@@ -61,36 +69,50 @@ async function saveScreenshot(page: Page, name: string) {
 }
 
 describe('the API reference (/docs) in a browser', () => {
-  it.each(WIDTHS)('renders at $width px ($name) without horizontal overflow, every operation listed', async ({ name, width, height }) => {
-    const { page, requests } = await openDocs(width, height);
-    await page.waitForLoadState('networkidle');
+  it.each(WIDTHS)(
+    'renders at $width px ($name) without horizontal overflow, every operation listed',
+    async ({ name, width, height }) => {
+      const { page, requests } = await openDocs(width, height);
+      await page.waitForLoadState('networkidle');
 
-    const text = (await page.evaluate(() => document.body.innerText)).replace(/\s+/g, ' ');
-    for (const operation of OPERATIONS) expect(text).toContain(`${operation} `);
-    // The phone layout keeps the navigation, with the operations' names, behind its menu button.
-    if (width > 1000) for (const summary of SUMMARIES) expect(text).toContain(summary);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
+      const text = (await page.evaluate(() => document.body.innerText)).replace(/\s+/g, ' ');
+      for (const operation of OPERATIONS) expect(text).toContain(`${operation} `);
+      // The phone layout keeps the navigation, with the operations' names, behind its menu button.
+      if (width > 1000) for (const summary of SUMMARIES) expect(text).toContain(summary);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
-    const outside = requests.filter((url) => !url.startsWith(`${app.baseUrl}/`) && !url.startsWith('data:'));
-    expect(outside).toEqual([]);
-    expect(requests).toContain(`${app.baseUrl}/v1/public/openapi.json`);
-    if (width > 1000) {
-      // The README shows an operation with its example, not the introduction.
-      await page.getByText('Create a task', { exact: true }).first().click();
-      await page.waitForTimeout(1000);
-    }
-    await saveScreenshot(page, `docs-${name}.png`);
-    await page.close();
-  }, 90_000);
+      const outside = requests.filter((url) => !url.startsWith(`${app.baseUrl}/`) && !url.startsWith('data:'));
+      expect(outside).toEqual([]);
+      expect(requests).toContain(`${app.baseUrl}/v1/public/openapi.json`);
+      if (width > 1000) {
+        // The README shows an operation with its example, not the introduction.
+        await page.getByText('Create a task', { exact: true }).first().click();
+        await page.waitForTimeout(1000);
+      }
+      await saveScreenshot(page, `docs-${name}.png`);
+      await page.close();
+    },
+    90_000,
+  );
 
   it('shows a curl example for an operation, and JavaScript and Python among the clients', async () => {
     const { page } = await openDocs(1280, 800);
     const example = page.locator('.scalar-code-block', { hasText: '/v1/public/web/statuses' }).first();
     await expect.poll(() => example.textContent(), { timeout: 10_000 }).toContain(`curl ${app.baseUrl}/v1/public/web/statuses`);
 
-    for (const [language, client, call] of [['JavaScript', 'Fetch', "fetch('"], ['Python', 'Requests', 'requests.get(']] as const) {
-      await page.getByRole('button', { name: /^Shell Curl|^JavaScript Fetch|^Python Requests/ }).first().click();
-      await page.getByRole('option', { name: `${language} ${client}` }).or(page.getByText(client, { exact: true })).first().click();
+    for (const [language, client, call] of [
+      ['JavaScript', 'Fetch', "fetch('"],
+      ['Python', 'Requests', 'requests.get('],
+    ] as const) {
+      await page
+        .getByRole('button', { name: /^Shell Curl|^JavaScript Fetch|^Python Requests/ })
+        .first()
+        .click();
+      await page
+        .getByRole('option', { name: `${language} ${client}` })
+        .or(page.getByText(client, { exact: true }))
+        .first()
+        .click();
       await expect.poll(() => example.textContent(), { message: language, timeout: 10_000 }).toContain(call);
       expect(await example.textContent()).toContain(`${app.baseUrl}/v1/public/web/statuses`);
     }
@@ -100,7 +122,10 @@ describe('the API reference (/docs) in a browser', () => {
   it('sends a request from try-it to this server with a key', async () => {
     const key = await fx.key({ scopes: ['task:read'] });
     const { page } = await openDocs(1280, 800);
-    await page.getByRole('button', { name: /Test Request/ }).first().click();
+    await page
+      .getByRole('button', { name: /Test Request/ })
+      .first()
+      .click();
     await page.getByLabel('Bearer Token').fill(key);
     const answered = page.waitForResponse(`${app.baseUrl}/v1/public/web/statuses`);
     await page.getByRole('button', { name: /^Send get request to/ }).click();

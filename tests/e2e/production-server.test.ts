@@ -21,7 +21,8 @@ beforeAll(async () => {
   key = await fx.key();
   app = await startAppServer(process.env.DATABASE_URL!, { VERCEL_BRANCH_URL: BRANCH_HOST });
   const client = apiClient(app.baseUrl, key);
-  for (let i = 1; i <= 5; i++) expect((await client.post('/web/tasks', { title: `Task ${i}`, description: 'x'.repeat(300) })).status).toBe(201);
+  for (let i = 1; i <= 5; i++)
+    expect((await client.post('/web/tasks', { title: `Task ${i}`, description: 'x'.repeat(300) })).status).toBe(201);
 }, 600_000);
 
 afterAll(async () => {
@@ -29,7 +30,10 @@ afterAll(async () => {
 });
 
 /** A raw GET, so the test sees the bytes and headers as sent, not as fetch decodes them. */
-function rawGet(path: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+function rawGet(
+  path: string,
+  headers: Record<string, string>,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
   return new Promise((resolve, reject) => {
     http
       .get(`${app.baseUrl}${path}`, { headers }, (response) => {

@@ -135,7 +135,9 @@ describe('the API keys page in a browser', () => {
     await page.getByLabel('Password').fill(admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
 
-    await expect.poll(() => page.locator('form').getByRole('alert').textContent()).toContain("Nothing was sent: the page's script had not loaded");
+    await expect
+      .poll(() => page.locator('form').getByRole('alert').textContent())
+      .toContain("Nothing was sent: the page's script had not loaded");
     expect(page.url()).toBe(`${app.baseUrl}/sign-in`);
     expect(posts).toEqual([`${app.baseUrl}/sign-in`]);
     await page.close();
@@ -144,26 +146,30 @@ describe('the API keys page in a browser', () => {
   it.each([
     ['with its script', false],
     ['without its script', true],
-  ])('explains a sign-in refused at another address than the app\'s, %s', async (_, blockScripts) => {
-    const admin = await createPerson(fx.workspace.id, 'admin');
-    // The app's address is 127.0.0.1; localhost reaches the same server, from another origin.
-    const elsewhere = app.baseUrl.replace('127.0.0.1', 'localhost');
-    const page = await browser.context.newPage();
-    if (blockScripts) await page.route('**/_next/static/**/*.js', (route) => route.abort());
-    await page.goto(`${elsewhere}/sign-in`);
-    await page.getByLabel('Email').fill(admin.email);
-    await page.getByLabel('Password').fill(admin.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+  ])(
+    "explains a sign-in refused at another address than the app's, %s",
+    async (_, blockScripts) => {
+      const admin = await createPerson(fx.workspace.id, 'admin');
+      // The app's address is 127.0.0.1; localhost reaches the same server, from another origin.
+      const elsewhere = app.baseUrl.replace('127.0.0.1', 'localhost');
+      const page = await browser.context.newPage();
+      if (blockScripts) await page.route('**/_next/static/**/*.js', (route) => route.abort());
+      await page.goto(`${elsewhere}/sign-in`);
+      await page.getByLabel('Email').fill(admin.email);
+      await page.getByLabel('Password').fill(admin.password);
+      await page.getByRole('button', { name: 'Sign in' }).click();
 
-    await expect
-      .poll(() => page.locator('form').getByRole('alert').textContent())
-      .toBe(
-        `This page is open at ${elsewhere}, but the app's address is ${app.baseUrl}: sign-in and setup accept requests only ` +
-          `from the app's own address, so this one was refused. Open ${app.baseUrl}/sign-in and try again.`,
-      );
-    expect(page.url()).toBe(`${elsewhere}/sign-in`);
-    await page.close();
-  }, 60_000);
+      await expect
+        .poll(() => page.locator('form').getByRole('alert').textContent())
+        .toBe(
+          `This page is open at ${elsewhere}, but the app's address is ${app.baseUrl}: sign-in and setup accept requests only ` +
+            `from the app's own address, so this one was refused. Open ${app.baseUrl}/sign-in and try again.`,
+        );
+      expect(page.url()).toBe(`${elsewhere}/sign-in`);
+      await page.close();
+    },
+    60_000,
+  );
 
   it('has no /setup page once a user exists', async () => {
     expect((await fetch(`${app.baseUrl}/setup`)).status).toBe(404);

@@ -42,7 +42,9 @@ describe('the setup page in a browser', () => {
     const request = await posted;
     expect(request.url()).toBe(`${app.baseUrl}/setup`);
     expect(request.postData()).toContain('password=correct+horse+battery');
-    await expect.poll(() => page.locator('form').getByRole('alert').textContent()).toContain("Nothing was sent: the page's script had not loaded");
+    await expect
+      .poll(() => page.locator('form').getByRole('alert').textContent())
+      .toContain("Nothing was sent: the page's script had not loaded");
     expect(page.url()).toBe(`${app.baseUrl}/setup`);
     expect(await db().user.count()).toBe(0);
     await page.close();

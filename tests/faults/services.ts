@@ -72,7 +72,10 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   for (let tries = 0; ; tries++) {
-    const up = await run('redis-cli', ['-p', String(port), 'ping']).then(({ stdout }) => stdout.trim() === 'PONG', () => false);
+    const up = await run('redis-cli', ['-p', String(port), 'ping']).then(
+      ({ stdout }) => stdout.trim() === 'PONG',
+      () => false,
+    );
     if (up) break;
     if (tries > 100 || child.exitCode !== null) throw new Error(`redis-server did not start on port ${port}`);
     await new Promise((resolve) => setTimeout(resolve, 100));

@@ -31,7 +31,13 @@ afterAll(async () => {
 });
 
 describe('the path, however it is spelled', () => {
-  const spellings = ['/v1/./public/web/statuses', '//v1//public/web/statuses', '/v1/%70ublic/web/statuses', '/v1/public/x/../web/statuses', '/v1/public/web/%73tatuses'];
+  const spellings = [
+    '/v1/./public/web/statuses',
+    '//v1//public/web/statuses',
+    '/v1/%70ublic/web/statuses',
+    '/v1/public/x/../web/statuses',
+    '/v1/public/web/%73tatuses',
+  ];
 
   it.each(spellings)('%s reaches the public API with a valid key', async (path) => {
     const response = await fetch(`${app.baseUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
@@ -62,7 +68,12 @@ describe('the bad-key limit', () => {
     const socket = loopbackAddress();
     const bad = await statusesOf(BAD_KEY_LIMIT + 1, () => badKeyRequest(app.baseUrl, socket));
 
-    const good = await rawRequest(app.baseUrl, `GET /v1/public/web/statuses HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, '', socket);
+    const good = await rawRequest(
+      app.baseUrl,
+      `GET /v1/public/web/statuses HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+      '',
+      socket,
+    );
 
     expect(bad.at(-1)).toBe(429);
     expect(good.status).toBe(200);
@@ -98,7 +109,10 @@ describe('odd methods and targets', () => {
   });
 
   it('HEAD with a key answers 200 with the headers of GET', async () => {
-    const response = await rawRequest(app.baseUrl, `HEAD /v1/public/web/statuses HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+    const response = await rawRequest(
+      app.baseUrl,
+      `HEAD /v1/public/web/statuses HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+    );
 
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toContain('application/json');
@@ -106,11 +120,17 @@ describe('odd methods and targets', () => {
   });
 
   it('a known path with another method answers 405 with Allow', async () => {
-    const response = await fetch(`${app.baseUrl}/v1/public/web/tasks/WEB-1`, { method: 'PUT', headers: { authorization: `Bearer ${key}` } });
+    const response = await fetch(`${app.baseUrl}/v1/public/web/tasks/WEB-1`, {
+      method: 'PUT',
+      headers: { authorization: `Bearer ${key}` },
+    });
 
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, PATCH, DELETE, HEAD, OPTIONS');
-    expect(await response.json()).toEqual({ statusCode: 405, message: 'Method PUT is not allowed here; use GET, PATCH, DELETE, HEAD, OPTIONS' });
+    expect(await response.json()).toEqual({
+      statusCode: 405,
+      message: 'Method PUT is not allowed here; use GET, PATCH, DELETE, HEAD, OPTIONS',
+    });
   });
 
   it('OPTIONS * answers 400 in the error shape', async () => {
@@ -128,14 +148,19 @@ describe('odd methods and targets', () => {
   });
 
   it('a URL over 8 KiB answers 414 in the error shape', async () => {
-    const response = await fetch(`${app.baseUrl}/v1/public/web/tasks?search=${'a'.repeat(9000)}`, { headers: { authorization: `Bearer ${key}` } });
+    const response = await fetch(`${app.baseUrl}/v1/public/web/tasks?search=${'a'.repeat(9000)}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
 
     expect(response.status).toBe(414);
     expect(await response.json()).toEqual({ statusCode: 414, message: 'Request target longer than 8192 characters' });
   });
 
   it('a request head over 16 KiB answers 431 in the error shape', async () => {
-    const response = await rawRequest(app.baseUrl, `GET /v1/public/web/tasks HTTP/1.1\r\nHost: ${host}\r\nX-Filler: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`);
+    const response = await rawRequest(
+      app.baseUrl,
+      `GET /v1/public/web/tasks HTTP/1.1\r\nHost: ${host}\r\nX-Filler: ${'a'.repeat(20_000)}\r\nConnection: close\r\n\r\n`,
+    );
 
     expect(response.status).toBe(431);
     expect(JSON.parse(response.body)).toEqual({ statusCode: 431, message: 'Request header fields too large' });
@@ -156,7 +181,7 @@ describe('early answers to a body', () => {
     return form;
   };
 
-  it.each([12_000_000, 30_000_000])('an upload of %i bytes gets its 413, read by Node\'s fetch', async (bytes) => {
+  it.each([12_000_000, 30_000_000])("an upload of %i bytes gets its 413, read by Node's fetch", async (bytes) => {
     const task = await apiClient(app.baseUrl, key).post('/web/tasks', { title: 'Upload target' });
 
     const response = await fetch(`${app.baseUrl}/v1/public/web/tasks/${task.body.id}/attachments`, {
@@ -169,14 +194,14 @@ describe('early answers to a body', () => {
     expect(((await response.json()) as { statusCode: number }).statusCode).toBe(413);
   });
 
-  it('an upload without a key gets its 401, read by Node\'s fetch', async () => {
+  it("an upload without a key gets its 401, read by Node's fetch", async () => {
     const response = await fetch(`${app.baseUrl}/v1/public/web/tasks/WEB-1/attachments`, { method: 'POST', body: uploadOf(5_000_000) });
 
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual(INVALID_KEY);
   });
 
-  it('an upload to a task of another project gets its 404, read by Node\'s fetch', async () => {
+  it("an upload to a task of another project gets its 404, read by Node's fetch", async () => {
     const response = await fetch(`${app.baseUrl}/v1/public/api/tasks/WEB-1/attachments`, {
       method: 'POST',
       headers: { authorization: `Bearer ${key}` },
@@ -187,7 +212,7 @@ describe('early answers to a body', () => {
     expect(await response.json()).toEqual({ statusCode: 404, message: 'Task not found' });
   });
 
-  it('an upload with a key lacking the scope gets its 403, read by Node\'s fetch', async () => {
+  it("an upload with a key lacking the scope gets its 403, read by Node's fetch", async () => {
     const reader = await fx.key({ scopes: ['task:read'] });
 
     const response = await fetch(`${app.baseUrl}/v1/public/web/tasks/WEB-1/attachments`, {

@@ -55,9 +55,12 @@ function growth(pid: number): number {
 }
 
 const post = (path: string, headers: Record<string, string>, body: Buffer | ReadableStream<Uint8Array>) =>
-  fetch(`${app.baseUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body, duplex: 'half' } as RequestInit).then(
-    async (response) => ({ status: response.status, body: await response.json() }),
-  );
+  fetch(`${app.baseUrl}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body,
+    duplex: 'half',
+  } as RequestInit).then(async (response) => ({ status: response.status, body: await response.json() }));
 
 /** `megabytes` of spaces, sent in chunks as they are asked for. */
 function streamOf(megabytes: number): ReadableStream<Uint8Array> {
@@ -73,7 +76,12 @@ function streamOf(megabytes: number): ReadableStream<Uint8Array> {
 
 /** The statuses of CONCURRENT posts to `path` at once, each streaming 20 MB; redirects are not followed. */
 function streamedPosts(path: string, headers: Record<string, string>): Promise<number[]> {
-  const init = (): RequestInit => ({ method: 'POST', headers: { origin: app.baseUrl, ...headers }, body: streamOf(20), redirect: 'manual' });
+  const init = (): RequestInit => ({
+    method: 'POST',
+    headers: { origin: app.baseUrl, ...headers },
+    body: streamOf(20),
+    redirect: 'manual',
+  });
   return Promise.all(
     Array.from({ length: CONCURRENT }, async () => {
       const response = await fetch(`${app.baseUrl}${path}`, { ...init(), duplex: 'half' } as RequestInit);
@@ -94,16 +102,27 @@ describe('many large bodies at once', () => {
     const headers = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' });
     const answers = await Promise.all([
       ...Array.from({ length: CONCURRENT }, () =>
-        requestFrom(address, `${app.baseUrl}/v1/public/web/tasks`, { method: 'POST', headers: headers(`tk_${randomBytes(20).toString('hex')}`), body: MANY_VALUES }),
+        requestFrom(address, `${app.baseUrl}/v1/public/web/tasks`, {
+          method: 'POST',
+          headers: headers(`tk_${randomBytes(20).toString('hex')}`),
+          body: MANY_VALUES,
+        }),
       ),
       ...Array.from({ length: CONCURRENT }, () =>
-        requestFrom(loopbackAddress(), `${app.baseUrl}/v1/public/web/tasks`, { method: 'POST', headers: headers(key), body: MANY_VALUES }).then(
-          (answer) => ({ ...answer, body: JSON.parse(answer.body) }),
-        ),
+        requestFrom(loopbackAddress(), `${app.baseUrl}/v1/public/web/tasks`, {
+          method: 'POST',
+          headers: headers(key),
+          body: MANY_VALUES,
+        }).then((answer) => ({ ...answer, body: JSON.parse(answer.body) })),
       ),
     ]);
 
-    expect(answers.slice(0, CONCURRENT).map((answer) => answer.status).sort()).toEqual([...Array(30).fill(401), ...Array(CONCURRENT - 30).fill(429)]);
+    expect(
+      answers
+        .slice(0, CONCURRENT)
+        .map((answer) => answer.status)
+        .sort(),
+    ).toEqual([...Array(30).fill(401), ...Array(CONCURRENT - 30).fill(429)]);
     expect(answers.slice(CONCURRENT).map((answer) => answer.body)).toEqual(
       Array(CONCURRENT).fill({ statusCode: 400, message: 'Request body holds more than 1000 JSON values' }),
     );
@@ -112,7 +131,9 @@ describe('many large bodies at once', () => {
   }, 120_000);
 
   it(`${CONCURRENT} sign-ins streaming 20 MB each, without a length, answer 413 and the server stays up`, async () => {
-    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => post('/api/auth/sign-in/email', { origin: app.baseUrl }, streamOf(20))));
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENT }, () => post('/api/auth/sign-in/email', { origin: app.baseUrl }, streamOf(20))),
+    );
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(413));
     expect(await stillServes()).toBe(200);
@@ -121,7 +142,9 @@ describe('many large bodies at once', () => {
 
   it(`${CONCURRENT} settings calls of 20 MB each answer 413 and the server stays up`, async () => {
     const huge = Buffer.alloc(20 * 1024 * 1024, ' ');
-    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => post('/api/internal/keys.create', { origin: app.baseUrl }, huge)));
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENT }, () => post('/api/internal/keys.create', { origin: app.baseUrl }, huge)),
+    );
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(413));
     expect(await stillServes()).toBe(200);
@@ -136,12 +159,16 @@ describe('many large bodies at once', () => {
     expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
   }, 120_000);
 
-  it.each(['/storage/0123456789abcdef', '/docs', '/settings/api-keys'])(`${CONCURRENT} posts of 20 MB each to %s are refused or sent elsewhere, and the server stays up`, async (path) => {
-    const answers = await streamedPosts(path, {});
+  it.each(['/storage/0123456789abcdef', '/docs', '/settings/api-keys'])(
+    `${CONCURRENT} posts of 20 MB each to %s are refused or sent elsewhere, and the server stays up`,
+    async (path) => {
+      const answers = await streamedPosts(path, {});
 
-    // A page that needs a session redirects to sign-in; the others refuse the method.
-    expect(answers.every((status) => status >= 300 && status < 500)).toBe(true);
-    expect(await stillServes()).toBe(200);
-    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
-  }, 120_000);
+      // A page that needs a session redirects to sign-in; the others refuse the method.
+      expect(answers.every((status) => status >= 300 && status < 500)).toBe(true);
+      expect(await stillServes()).toBe(200);
+      expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+    },
+    120_000,
+  );
 });

@@ -61,7 +61,7 @@ describe('a download of an attachment (/storage/{key})', () => {
     url = attachment.body.url;
   });
 
-  it('keeps its own sandbox policy, not the pages\' weaker one', async () => {
+  it("keeps its own sandbox policy, not the pages' weaker one", async () => {
     const response = await fetch(url);
     expect(response.status).toBe(200);
     expect(response.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");

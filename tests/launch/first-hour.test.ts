@@ -74,7 +74,11 @@ afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
 });
 
-const lineWith = (output: string, start: string) => output.split('\n').find((line) => line.trim().startsWith(start))?.trim();
+const lineWith = (output: string, start: string) =>
+  output
+    .split('\n')
+    .find((line) => line.trim().startsWith(start))
+    ?.trim();
 
 describe('the first start of npm run dev on the embedded defaults', () => {
   it('prints the admin login and the demo key once', () => {
@@ -94,7 +98,10 @@ describe('the first start of npm run dev on the embedded defaults', () => {
 });
 
 describe('every start on the embedded database', () => {
-  it.each([['npm run dev', () => firstStart], ['npm start', () => secondStart]])('%s prints the app URL and the demo workspace slug', (_, output) => {
+  it.each([
+    ['npm run dev', () => firstStart],
+    ['npm start', () => secondStart],
+  ])('%s prints the app URL and the demo workspace slug', (_, output) => {
     expect(output()).toContain(`App:            http://localhost:${port}\n`);
     expect(output()).toContain(`API reference:  http://localhost:${port}/docs\n`);
     expect(output()).toContain('Workspace:      demo\n');
@@ -106,8 +113,14 @@ describe('every start on the embedded database', () => {
 
   it('prints the command that mints a key, and that command mints one', async () => {
     const command = lineWith(secondStart, 'npm run --silent admin -- key create')!;
-    expect(command).toBe("npm run --silent admin -- key create --workspace demo --name 'My key' --scopes task:read,task:create,task:update");
+    expect(command).toBe(
+      "npm run --silent admin -- key create --workspace demo --name 'My key' --scopes task:read,task:create,task:update",
+    );
     const { stdout } = await run('/bin/bash', ['-c', `${command} --json`], { cwd: root, env: embeddedEnv() });
-    expect(JSON.parse(stdout)).toMatchObject({ name: 'My key', scopes: ['task:read', 'task:create', 'task:update'], key: expect.stringMatching(/^tk_/) });
+    expect(JSON.parse(stdout)).toMatchObject({
+      name: 'My key',
+      scopes: ['task:read', 'task:create', 'task:update'],
+      key: expect.stringMatching(/^tk_/),
+    });
   }, 60_000);
 });

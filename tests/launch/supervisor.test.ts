@@ -27,7 +27,7 @@ function send(baseUrl: string, path: string, timeoutMs = 30_000): Promise<number
 }
 
 async function answersWithin(ms: number, ask: () => Promise<number>): Promise<boolean> {
-  for (const deadline = Date.now() + ms; Date.now() < deadline; ) {
+  for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     if ((await ask().catch(() => 0)) === 200) return true;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

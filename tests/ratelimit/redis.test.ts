@@ -83,7 +83,7 @@ describe.skipIf(!redisUrl)(`rate limiter on Redis${redisUrl ? '' : ` (skipped: $
 
     afterAll(() => bridge.close());
 
-    it('runs single commands with the client\'s base64 encoding, unicode intact', async () => {
+    it("runs single commands with the client's base64 encoding, unicode intact", async () => {
       const key = `${runPrefix}:bridge:text`;
       expect(await client.set(key, 'héllo ✓ 📄', { ex: 60 })).toBe('OK');
       expect(await client.get(key)).toBe('héllo ✓ 📄');
@@ -110,7 +110,7 @@ describe.skipIf(!redisUrl)(`rate limiter on Redis${redisUrl ? '' : ` (skipped: $
       await expect(stranger.get(`${runPrefix}:bridge:text`)).rejects.toThrow(/Unauthorized/);
     });
 
-    it('the limiter denies the 61st request in a minute with remaining 0 and the window\'s end as reset', async () => {
+    it("the limiter denies the 61st request in a minute with remaining 0 and the window's end as reset", async () => {
       const limiter = createLimiter(
         { kind: 'upstash', url: bridge.url, token: bridge.token },
         { perMinute: PER_MINUTE, prefix: `${runPrefix}:upstash`, blockCache: false, onStoreFailure: failOnStoreFailure },
@@ -153,7 +153,7 @@ describe.skipIf(!redisUrl)(`rate limiter on Redis${redisUrl ? '' : ` (skipped: $
   });
 
   describe('the plain-Redis transport', () => {
-    it('the limiter denies the 61st request in a minute with remaining 0 and the window\'s end as reset', async () => {
+    it("the limiter denies the 61st request in a minute with remaining 0 and the window's end as reset", async () => {
       const limiter = createLimiter(
         { kind: 'redis', url: redisUrl! },
         { perMinute: PER_MINUTE, prefix: `${runPrefix}:redis`, blockCache: false, onStoreFailure: failOnStoreFailure },

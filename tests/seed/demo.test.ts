@@ -13,7 +13,11 @@ beforeAll(async () => {
 describe('demo seed', () => {
   it('creates three projects with prefixes, the default statuses and a custom one', async () => {
     const projects = await db().project.findMany({ include: { statuses: true }, orderBy: { slug: 'asc' } });
-    expect(projects.map((p) => [p.slug, p.keyPrefix])).toEqual([['api', 'API'], ['mobile', 'MOB'], ['web', 'WEB']]);
+    expect(projects.map((p) => [p.slug, p.keyPrefix])).toEqual([
+      ['api', 'API'],
+      ['mobile', 'MOB'],
+      ['web', 'WEB'],
+    ]);
     expect(projects.find((p) => p.slug === 'web')!.statuses.map((s) => s.name)).toContain('In Review');
   });
 
@@ -36,7 +40,7 @@ describe('demo seed', () => {
     expect(Math.min(subtasks, assigned, labelled, due, comments)).toBeGreaterThan(0);
   });
 
-  it('keeps every project\'s counter at its highest task number', async () => {
+  it("keeps every project's counter at its highest task number", async () => {
     const rows = await db().$queryRaw<{ ok: boolean }[]>`
       SELECT bool_and(p.task_counter = (SELECT max(number) FROM task WHERE project_id = p.id)) AS ok FROM project p`;
     expect(rows[0]?.ok).toBe(true);

@@ -65,10 +65,13 @@ describe('settings API: errors carry the matching status and tRPC code', () => {
   });
 
   it('answers a cross-site mutation with 403 FORBIDDEN', async () => {
-    const { status, error } = await settingsClient(server.baseUrl, { cookie: owner, origin: 'https://evil.example' }).mutate('keys.revoke', {
-      workspace: fx.workspace.slug,
-      id: 'x',
-    });
+    const { status, error } = await settingsClient(server.baseUrl, { cookie: owner, origin: 'https://evil.example' }).mutate(
+      'keys.revoke',
+      {
+        workspace: fx.workspace.slug,
+        id: 'x',
+      },
+    );
     expect(status).toBe(403);
     expect(error.data).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
   });

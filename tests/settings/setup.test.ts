@@ -33,7 +33,11 @@ describe('first run setup', () => {
   });
 
   it('refuses names holding U+0000 or a lone surrogate with 400 naming the fields, creating nothing', async () => {
-    const answer = await settingsClient(server.baseUrl).mutate('setup.createOwner', { ...owner(0), workspaceName: 'Acme\u0000', name: 'Ada \udc00' });
+    const answer = await settingsClient(server.baseUrl).mutate('setup.createOwner', {
+      ...owner(0),
+      workspaceName: 'Acme\u0000',
+      name: 'Ada \udc00',
+    });
     expect(answer.status).toBe(400);
     expect(answer.error.data.fieldErrors).toEqual({
       workspaceName: 'must not contain the character U+0000',
@@ -55,7 +59,11 @@ describe('first run setup', () => {
     const winner = answers.find((answer) => answer.status === 200)!;
     const memberships = await db().membership.findMany({ include: { user: true, workspace: true } });
     expect(memberships).toHaveLength(1);
-    expect(memberships[0]).toMatchObject({ role: 'owner', user: { email: winner.data.owner.email }, workspace: { slug: winner.data.workspace.slug } });
+    expect(memberships[0]).toMatchObject({
+      role: 'owner',
+      user: { email: winner.data.owner.email },
+      workspace: { slug: winner.data.workspace.slug },
+    });
   });
 
   it('lets the first owner sign in with the password chosen at setup', async () => {

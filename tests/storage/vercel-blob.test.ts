@@ -24,9 +24,15 @@ function fakeBlobApi() {
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const received = { method: req.method ?? '', url: new URL(req.url ?? '/', 'http://fake'), headers: req.headers, body: Buffer.concat(chunks) };
+    const received = {
+      method: req.method ?? '',
+      url: new URL(req.url ?? '/', 'http://fake'),
+      headers: req.headers,
+      body: Buffer.concat(chunks),
+    };
     requests.push(received);
-    const reply = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    const reply = (status: number, body: unknown) =>
+      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 
     if (req.headers.authorization !== `Bearer ${TOKEN}`) return reply(403, { error: { code: 'forbidden', message: 'no' } });
     const { method, url } = received;
@@ -128,9 +134,7 @@ describe('Vercel Blob storage', () => {
   it('downloadUrl is a signed link on the private store host, valid until the given time', async () => {
     const expiresAt = new Date(Date.now() + HOUR_MS);
 
-    const url = new URL(
-      await store.downloadUrl({ key: 'abc123', filename: 'numbers.csv', contentType: 'text/csv' }, expiresAt),
-    );
+    const url = new URL(await store.downloadUrl({ key: 'abc123', filename: 'numbers.csv', contentType: 'text/csv' }, expiresAt));
 
     expect(url.origin).toBe(`https://${STORE_ID}.private.blob.vercel-storage.com`);
     expect(url.pathname).toBe('/abc123');

@@ -8,7 +8,9 @@ import { openApiDocument } from '../../server/api/openapi';
  * declared schema, and an error with a fixed message must carry one the document
  * lists. So the document cannot drift from the server again.
  */
-type Operation = { responses: Record<string, { content?: Record<string, { schema: unknown; examples?: Record<string, { value: { message: string } }> }> }> };
+type Operation = {
+  responses: Record<string, { content?: Record<string, { schema: unknown; examples?: Record<string, { value: { message: string } }> }> }>;
+};
 
 interface Contract {
   document: { paths: Record<string, Record<string, Operation>> };
@@ -65,7 +67,9 @@ export function checkAgainstDocument(method: string, path: string, status: numbe
   // Validation messages name the field and the rule; the rest are fixed, with placeholders for names and ids.
   if (status !== 400 && listed.length > 0) {
     const message = (body as { message: string }).message;
-    const matches = listed.some((text) => new RegExp(`^${text.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/<[a-z]+>/g, '.+')}$`).test(message));
+    const matches = listed.some((text) =>
+      new RegExp(`^${text.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/<[a-z]+>/g, '.+')}$`).test(message),
+    );
     if (!matches) throw new Error(`${where} with the message "${message}", which the document does not list: ${listed.join(' | ')}`);
   }
 }

@@ -11,8 +11,9 @@ if (!fs.existsSync(CHROMIUM)) {
     console.error(`The browser test needs Chromium at ${CHROMIUM}: install it with \`sudo apt-get install chromium\`.`);
     process.exit(1);
   }
-  console.error('Installing Debian\'s Chromium for the browser test (once)…');
-  const apt = (args) => execFileSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
+  console.error("Installing Debian's Chromium for the browser test (once)…");
+  const apt = (args) =>
+    execFileSync('apt-get', args, { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } });
   apt(['update']);
   apt(['install', '-y', '--no-install-recommends', 'chromium']);
 }

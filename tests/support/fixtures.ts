@@ -16,7 +16,12 @@ export async function createWorkspaceFixture(options: { slug?: string } = {}) {
   const workspace = await createWorkspace(db(), { slug: options.slug ?? `ws-${unique()}`, name: 'Acme' });
   const [ada, grace, alan] = await Promise.all(
     ['Ada Lovelace', 'Grace Hopper', 'Alan Turing'].map((name) =>
-      addMember(db(), { workspaceId: workspace.id, email: `${name.split(' ')[0]!.toLowerCase()}-${unique()}@acme.test`, name, role: 'member' }),
+      addMember(db(), {
+        workspaceId: workspace.id,
+        email: `${name.split(' ')[0]!.toLowerCase()}-${unique()}@acme.test`,
+        name,
+        role: 'member',
+      }),
     ),
   );
   const web = await createProject(db(), { workspaceId: workspace.id, slug: 'web', name: 'Web', keyPrefix: 'WEB' });

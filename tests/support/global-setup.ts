@@ -27,10 +27,7 @@ export default async function setup(project: TestProject) {
     project.provide('testDatabase', { kind: 'postgres', serverUrl, template });
     return async () => {
       await withDatabase(serverUrl, async (client) => {
-        const { rows } = await client.query<{ datname: string }>(
-          'SELECT datname FROM pg_database WHERE datname LIKE $1',
-          [`${template}%`],
-        );
+        const { rows } = await client.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`${template}%`]);
         for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
       });
     };

@@ -37,12 +37,16 @@ export function requestFrom(
   options: { method?: string; headers?: Record<string, string>; body?: string | Buffer } = {},
 ): Promise<LoopbackResponse> {
   return new Promise((resolve, reject) => {
-    const request = http.request(url, { method: options.method ?? 'GET', localAddress, headers: options.headers, agent: false }, (response) => {
-      let body = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
-    });
+    const request = http.request(
+      url,
+      { method: options.method ?? 'GET', localAddress, headers: options.headers, agent: false },
+      (response) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+      },
+    );
     request.on('error', reject);
     request.end(options.body);
   });

@@ -112,7 +112,10 @@ export async function startUpstashBridge(redisUrl: string, token = randomBytes(1
         }
         try {
           const results = await runAll(body, path === '/multi-exec');
-          return send(200, results.map((entry) => ('error' in entry ? entry : { result: encode(entry.result) })));
+          return send(
+            200,
+            results.map((entry) => ('error' in entry ? entry : { result: encode(entry.result) })),
+          );
         } catch (error) {
           return send(400, { error: (error as Error).message });
         }

@@ -27,9 +27,7 @@ export function KeyReveal({ name, secret, onDone }: { name: string; secret: stri
       <h2 id="reveal-heading" ref={heading} tabIndex={-1}>
         Your new key “{name}”
       </h2>
-      <p className={styles.warning}>
-        Copy this key now. It cannot be shown again: leaving or reloading this page loses it for good.
-      </p>
+      <p className={styles.warning}>Copy this key now. It cannot be shown again: leaving or reloading this page loses it for good.</p>
       <div className={styles.secretRow}>
         <input
           className={styles.secret}

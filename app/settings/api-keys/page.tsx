@@ -68,8 +68,8 @@ export default async function ApiKeysPage({ searchParams }: { searchParams: Prom
           <WorkspacePicker workspaces={workspaces} asked={askedSlug} />
         ) : !canManageKeys(current.role) ? (
           <p role="status" className={styles.notice}>
-            You are a member of {current.workspace.name}, but only its owners and admins can create and revoke API keys. Ask
-            one of them for a key or for the admin role.
+            You are a member of {current.workspace.name}, but only its owners and admins can create and revoke API keys. Ask one of them for
+            a key or for the admin role.
           </p>
         ) : (
           <KeyManagement slug={current.workspace.slug} requestHeaders={requestHeaders} />

@@ -3,7 +3,15 @@ import { db } from '../../db/client';
 import { AppError } from '../../errors';
 import { TASK_NOT_FOUND } from '../../tasks/get';
 import { ATTACHMENT_NOT_FOUND } from '../../attachments/attachments';
-import { BODY_TOO_LARGE, filePartRequired, fileTooLarge, MULTIPART_INCOMPLETE, MULTIPART_MALFORMED, oneFilePartOnly, UPLOAD_AS_MULTIPART } from '../messages';
+import {
+  BODY_TOO_LARGE,
+  filePartRequired,
+  fileTooLarge,
+  MULTIPART_INCOMPLETE,
+  MULTIPART_MALFORMED,
+  oneFilePartOnly,
+  UPLOAD_AS_MULTIPART,
+} from '../messages';
 import { operation } from '../operation';
 import { attachmentSchema, MAX_UPLOAD_BYTES } from '../../schemas/attachment';
 import { getAttachmentInput, taskInput } from '../inputs';

@@ -28,7 +28,10 @@ export const commentsRouter = router({
         tag: 'Comments',
         description: 'Attributed to the name of the API key (`authorName`).',
         successStatus: 201,
-        errors: { 400: [`content: must be 1 to ${MAX_COMMENT} characters`, 'content: must contain a non-space character'], 404: [TASK_NOT_FOUND] },
+        errors: {
+          400: [`content: must be 1 to ${MAX_COMMENT} characters`, 'content: must contain a non-space character'],
+          404: [TASK_NOT_FOUND],
+        },
       }),
     )
     .input(addCommentInput)

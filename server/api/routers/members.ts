@@ -8,7 +8,13 @@ import { projectProcedure, router } from '../trpc';
 
 export const membersRouter = router({
   list: projectProcedure('task:read')
-    .meta(operation('GET', '/{projectSlug}/members', { summary: 'List members', tag: 'Lookups', description: 'Members of the workspace, by name.' }))
+    .meta(
+      operation('GET', '/{projectSlug}/members', {
+        summary: 'List members',
+        tag: 'Lookups',
+        description: 'Members of the workspace, by name.',
+      }),
+    )
     .input(projectInput)
     .output(z.array(memberSchema))
     .query(({ ctx }) => listMembers(db(), ctx.principal.workspaceId)),

@@ -8,7 +8,13 @@ import { projectProcedure, router } from '../trpc';
 
 export const statusesRouter = router({
   list: projectProcedure('task:read')
-    .meta(operation('GET', '/{projectSlug}/statuses', { summary: 'List statuses', tag: 'Lookups', description: 'The project\'s statuses in display order.' }))
+    .meta(
+      operation('GET', '/{projectSlug}/statuses', {
+        summary: 'List statuses',
+        tag: 'Lookups',
+        description: "The project's statuses in display order.",
+      }),
+    )
     .input(projectInput)
     .output(z.array(statusSchema))
     .query(({ ctx }) => listStatuses(db(), ctx.project)),

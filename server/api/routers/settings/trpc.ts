@@ -88,11 +88,9 @@ export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
 });
 
 /** A procedure on one workspace's keys: its owners and admins only. */
-export const keyManagerProcedure = signedInProcedure
-  .input(z.object({ workspace: text() }))
-  .use(async ({ ctx, input, next }) => {
-    const access = await workspaceAccess(db(), ctx.user.id, input.workspace);
-    if (!access) throw notFound('Workspace not found');
-    if (!canManageKeys(access.role)) throw forbidden('Only owners and admins of this workspace manage its API keys');
-    return next({ ctx: { ...ctx, workspace: access.workspace } });
-  });
+export const keyManagerProcedure = signedInProcedure.input(z.object({ workspace: text() })).use(async ({ ctx, input, next }) => {
+  const access = await workspaceAccess(db(), ctx.user.id, input.workspace);
+  if (!access) throw notFound('Workspace not found');
+  if (!canManageKeys(access.role)) throw forbidden('Only owners and admins of this workspace manage its API keys');
+  return next({ ctx: { ...ctx, workspace: access.workspace } });
+});
