@@ -3,7 +3,8 @@ import type { Db } from '../db/client';
 import { conflict, notFound } from '../errors';
 import { createApiKey, futureDate, keyCreateSchema, listApiKeys, revokeApiKey } from '../keys/manage';
 import { isScope, SCOPES } from '../keys/scopes';
-import { colorSchema, createLabel, createProject, createStatus, findProject, prefixSchema, STATUS_CATEGORIES } from '../projects/projects';
+import { colorSchema, createLabel, createProject, createStatus, findProject, prefixSchema } from '../projects/projects';
+import { CATEGORIES } from '../schemas/common';
 import { addMember, emailSchema, passwordSchema, removeMember, ROLES, userExists } from '../workspaces/members';
 import { createWorkspace, findWorkspace, nameSchema, slugSchema } from '../workspaces/workspaces';
 
@@ -139,7 +140,7 @@ export const commands: Record<string, Command> = {
       workspace: required(slugSchema),
       project: required(slugSchema),
       name: required(nameSchema),
-      category: required(z.enum(STATUS_CATEGORIES, { error: `must be one of ${STATUS_CATEGORIES.join(', ')}` })),
+      category: required(z.enum(CATEGORIES, { error: `must be one of ${CATEGORIES.join(', ')}` })),
       color: colorSchema.optional(),
     }),
     run: async (db, input) => {

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { hashKey, isWellFormedKey } from '../keys/secret';
+import { hashKey, isWellFormedKey } from '../keys/key-format';
 import { isScope, type Scope } from '../keys/scopes';
 
 export interface ApiPrincipal {

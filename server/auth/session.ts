@@ -3,7 +3,7 @@ import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { db } from '../db/client';
 import { env } from '../env';
-import { appSecret } from '../secret';
+import { appSecret } from '../app-secret';
 import { passwordSchema } from '../workspaces/members';
 import { isSameOrigin } from './origin';
 import { beginSignInAttempt } from './sign-in-limit';

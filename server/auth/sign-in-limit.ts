@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { db } from '../db/client';
-import { appSecret } from '../secret';
+import { appSecret } from '../app-secret';
 
 /** Failed sign-ins one account takes in WINDOW_MINUTES before it is refused for the rest of that window. */
 export const MAX_FAILURES = 10;

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { storableText } from '../db/storable';
 import { notFound } from '../errors';
 import { SCOPES } from './scopes';
-import { generateKeySecret, hashKey, keyHint } from './secret';
+import { generateKeySecret, hashKey, keyHint } from './key-format';
 
 /**
  * Creating, revoking and listing keys: one implementation for the admin CLI and

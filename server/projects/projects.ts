@@ -7,8 +7,6 @@ export const prefixSchema = z.string().regex(/^[A-Z][A-Z0-9]{0,9}$/, 'must be 1 
 
 export const colorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #3b82f6');
 
-export const STATUS_CATEGORIES = ['todo', 'in_progress', 'done'] as const satisfies readonly StatusCategory[];
-
 const DEFAULT_STATUSES: { name: string; category: StatusCategory; color: string }[] = [
   { name: 'To Do', category: 'todo', color: '#94a3b8' },
   { name: 'In Progress', category: 'in_progress', color: '#3b82f6' },

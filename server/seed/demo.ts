@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
-import type { Priority } from '../db/generated/enums';
 import { createApiKey } from '../keys/manage';
 import { SCOPES } from '../keys/scopes';
 import { createLabel, createProject, createStatus } from '../projects/projects';
+import { PRIORITIES } from '../schemas/common';
 import { addMember } from '../workspaces/members';
 import { createWorkspace } from '../workspaces/workspaces';
 
@@ -48,7 +48,6 @@ const THINGS = [
   'session handling',
   'image resizing',
 ];
-const PRIORITIES: Priority[] = ['none', 'low', 'medium', 'high', 'urgent'];
 const COMMENTS = [
   'I can reproduce this on staging.',
   'Picked this up, PR coming today.',

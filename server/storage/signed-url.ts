@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { appSecret } from '../secret';
+import { appSecret } from '../app-secret';
 
 /** A download link for a locally stored file: everything it promises is covered by the signature. */
 export interface SignedDownload {

@@ -3,7 +3,7 @@ import { verifyPassword } from 'better-auth/crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
 import { createApiKey } from '../../server/keys/manage';
-import { hashKey } from '../../server/keys/secret';
+import { hashKey } from '../../server/keys/key-format';
 import { createProject } from '../../server/projects/projects';
 import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';

@@ -8,7 +8,7 @@ import { db } from '../../server/db/client';
 import { env } from '../../server/env';
 import { revokeApiKey } from '../../server/keys/manage';
 import { SCOPES, type Scope } from '../../server/keys/scopes';
-import { generateKeySecret, hashKey } from '../../server/keys/secret';
+import { generateKeySecret, hashKey } from '../../server/keys/key-format';
 import { createProject } from '../../server/projects/projects';
 import { settleStorage } from '../../server/storage/storage';
 import { apiClient } from '../support/client';

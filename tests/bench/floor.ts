@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
 import { findKey, pageIds, taskById, taskByNumber, tasksByIds, type ProjectRow, type TaskFilter } from './floor-queries';
-import { isWellFormedKey } from '../../server/keys/secret';
+import { isWellFormedKey } from '../../server/keys/key-format';
 import { toTask } from '../../server/tasks/shape';
 
 /**

@@ -2,7 +2,7 @@ import { crc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { authenticateKey } from '../../server/auth/api-key';
 import type { Db } from '../../server/db/client';
-import { generateKeySecret, isWellFormedKey } from '../../server/keys/secret';
+import { generateKeySecret, isWellFormedKey } from '../../server/keys/key-format';
 
 const HEX = '0123456789abcdef';
 
