@@ -28,13 +28,14 @@ export default tseslint.config(
     },
   },
   // Layers point one way: app → server/http → server/api → domain folders → server/schemas → server/db.
-  ...layer(['server/db/**', 'server/vendor/**'], ['api', 'http', 'launch', 'admin', 'seed', 'schemas', ...DOMAIN]),
-  ...layer(['server/schemas/**'], ['api', 'http', 'launch', 'admin', 'seed', ...DOMAIN]),
+  ...layer(['server/db/**', 'server/vendor/**'], ['api', 'http', 'settings', 'launch', 'admin', 'seed', 'schemas', ...DOMAIN]),
+  ...layer(['server/schemas/**'], ['api', 'http', 'settings', 'launch', 'admin', 'seed', ...DOMAIN]),
   ...layer(
     DOMAIN.map((folder) => `server/${folder}/**`),
     ['api', 'http', 'launch', 'admin'],
   ),
-  ...layer(['server/api/**'], ['http', 'launch', 'admin']),
+  ...layer(['server/api/**'], ['http', 'settings', 'launch', 'admin']),
+  ...layer(['server/settings/**'], ['http', 'launch', 'admin']),
   ...layer(['server/http/**'], ['launch', 'admin']),
   // Tests read JSON responses whose shape is what they assert.
   { files: ['tests/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },

@@ -1,5 +1,5 @@
 import { createTRPCClient, httpLink, TRPCClientError } from '@trpc/client';
-import type { SettingsRouter } from '@/server/api/routers/settings/router';
+import type { SettingsRouter } from '@/server/settings/router';
 
 /** The browser's side of the internal settings router; the session cookie rides along. */
 export const internalApi = createTRPCClient<SettingsRouter>({ links: [httpLink({ url: '/api/internal' })] });

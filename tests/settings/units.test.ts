@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isSameOrigin } from '../../server/auth/origin';
 import { needsSecureCookies } from '../../server/auth/session';
 import { canManageKeys } from '../../server/auth/workspace-access';
-import { expirySchema } from '../../server/api/routers/settings/keys.types';
+import { expirySchema } from '../../server/settings/key-inputs';
 
 describe('session cookies', () => {
   it.each(['http://localhost:3000', 'http://127.0.0.1:4000', 'http://[::1]:3000'])('are not Secure on %s', (url) => {

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState } from 'react';
-import type { KeyView } from '@/server/api/routers/settings/keys.types';
+import type { KeyView } from '@/server/settings/key-view';
 import { formProblem, internalApi } from '../internal-api';
 import styles from '../settings.module.css';
 import { CreateKeyForm, type CreatedKey, type Project } from './create-key-form';

@@ -1,8 +1,8 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { EXPIRY_DAYS } from '@/server/api/routers/settings/expiry-choices';
-import type { Expiry } from '@/server/api/routers/settings/keys.types';
+import { EXPIRY_DAYS } from '@/server/settings/expiry-choices';
+import type { Expiry } from '@/server/settings/key-inputs';
 import { SCOPES, type Scope } from '@/server/keys/scopes';
 import { controlProps, Field, FieldError } from '../field';
 import { formProblem, internalApi, type FormProblem } from '../internal-api';

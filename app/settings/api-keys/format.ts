@@ -1,4 +1,4 @@
-import type { KeyView } from '@/server/api/routers/settings/keys.types';
+import type { KeyView } from '@/server/settings/key-view';
 
 /** `2026-11-22 14:03 UTC`: the same text on the server and in the browser, whatever their time zones. */
 export function formatDate(iso: string): string {

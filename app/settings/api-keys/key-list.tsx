@@ -1,6 +1,6 @@
 'use client';
 
-import type { KeyView } from '@/server/api/routers/settings/keys.types';
+import type { KeyView } from '@/server/settings/key-view';
 import styles from '../settings.module.css';
 import { formatDate, STATE_LABEL } from './format';
 

@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
-import { settingsCaller } from '@/server/api/routers/settings/router';
+import { settingsCaller } from '@/server/settings/router';
 import { sessionUser } from '@/server/auth/session';
 import { canManageKeys, userWorkspaces, type WorkspaceAccess } from '@/server/auth/workspace-access';
 import { db } from '@/server/db/client';

@@ -1,7 +1,7 @@
 'use client';
 
 import { useEffect, useRef } from 'react';
-import type { KeyView } from '@/server/api/routers/settings/keys.types';
+import type { KeyView } from '@/server/settings/key-view';
 import styles from '../settings.module.css';
 
 /** A modal confirmation: it traps focus, and Escape or Cancel leaves the key alone. */

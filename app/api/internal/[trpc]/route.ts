@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
-import { settingsRouter } from '@/server/api/routers/settings/router';
-import { settingsError } from '@/server/api/routers/settings/trpc';
+import { settingsRouter } from '@/server/settings/router';
+import { settingsError } from '@/server/settings/trpc';
 import { SETTINGS_BODY_LIMIT, withBodyLimit } from '@/server/http/limited-body-route';
 
 export const dynamic = 'force-dynamic';

@@ -1,15 +1,15 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
-import { isSameOrigin } from '../../../auth/origin';
-import { sessionUser } from '../../../auth/session';
-import { canManageKeys, workspaceAccess } from '../../../auth/workspace-access';
-import { db } from '../../../db/client';
-import { env } from '../../../env';
-import { AppError, forbidden, notFound } from '../../../errors';
-import { toPublicError, type PublicError } from '../../errors';
-import { logEvent } from '../../../log';
-import { text } from '../../../schemas/common';
+import { isSameOrigin } from '../auth/origin';
+import { sessionUser } from '../auth/session';
+import { canManageKeys, workspaceAccess } from '../auth/workspace-access';
+import { db } from '../db/client';
+import { env } from '../env';
+import { AppError, forbidden, notFound } from '../errors';
+import { toPublicError, type PublicError } from '../api/errors';
+import { logEvent } from '../log';
+import { text } from '../schemas/common';
 
 /**
  * The settings page's own tRPC instance, apart from the public API's: callers
@@ -76,12 +76,12 @@ export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
 /** Every procedure: mutations only from the app's own origin, whatever the cookies say. */
-export const publicProcedure = t.procedure.use(({ type, ctx, next }) => {
+export const sameOriginProcedure = t.procedure.use(({ type, ctx, next }) => {
   if (type === 'mutation' && !isSameOrigin(ctx.headers, env().appOrigins)) throw forbidden('Cross-site request refused');
   return next();
 });
 
-export const signedInProcedure = publicProcedure.use(async ({ ctx, next }) => {
+export const signedInProcedure = sameOriginProcedure.use(async ({ ctx, next }) => {
   const user = await sessionUser(ctx.headers);
   if (!user) throw new AppError('unauthorized', 'Sign in to continue');
   return next({ ctx: { ...ctx, user } });

@@ -1,4 +1,4 @@
-import { db } from '../../../db/client';
+import { db } from '../db/client';
 import { keyManagerProcedure, router } from './trpc';
 
 /** The projects a key can be limited to. */

@@ -1,7 +1,8 @@
-import { db } from '../../../db/client';
-import { createApiKey, listApiKeys, revokeApiKey } from '../../../keys/manage';
+import { db } from '../db/client';
+import { createApiKey, listApiKeys, revokeApiKey } from '../keys/manage';
 import { keyManagerProcedure, router } from './trpc';
-import { keyCreateInput, keyRevokeInput, toKeyView } from './keys.types';
+import { keyCreateInput, keyRevokeInput } from './key-inputs';
+import { toKeyView } from './key-view';
 
 export const keysRouter = router({
   list: keyManagerProcedure.query(async ({ ctx }) => (await listApiKeys(db(), ctx.workspace.id)).map(toKeyView)),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { futureDate, keyCreateSchema, type listApiKeys } from '../../../keys/manage';
+import { futureDate, keyCreateSchema } from '../keys/manage';
 import { EXPIRY_DAYS } from './expiry-choices';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -27,23 +27,3 @@ export const keyCreateInput = keyCreateSchema.omit({ expiresAt: true }).extend({
 export type KeyCreateFields = z.input<typeof keyCreateInput>;
 
 export const keyRevokeInput = z.object({ id: z.string() });
-
-type ListedKey = Awaited<ReturnType<typeof listApiKeys>>[number];
-
-/** What the page shows of a key: never the secret, and dates as ISO text so it travels as JSON. */
-export function toKeyView(key: ListedKey) {
-  return {
-    id: key.id,
-    name: key.name,
-    hint: key.hint,
-    scopes: key.scopes,
-    project: key.project && { id: key.project.id, name: key.project.name },
-    createdAt: key.createdAt.toISOString(),
-    createdBy: key.createdBy?.name ?? null,
-    expiresAt: key.expiresAt?.toISOString() ?? null,
-    lastUsedAt: key.lastUsedAt?.toISOString() ?? null,
-    state: key.state,
-  };
-}
-
-export type KeyView = ReturnType<typeof toKeyView>;

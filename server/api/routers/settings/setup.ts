@@ -1,8 +1,0 @@
-import { db } from '../../../db/client';
-import { createFirstOwner, firstOwnerSchema } from '../../../setup/first-owner';
-import { publicProcedure, router } from './trpc';
-
-/** First run only: once a user exists, createOwner refuses. */
-export const setupRouter = router({
-  createOwner: publicProcedure.input(firstOwnerSchema).mutation(({ input }) => createFirstOwner(db(), input)),
-});
