@@ -95,15 +95,3 @@ function remember(address: string, decision: RateLimitDecision): void {
   }
   blockedAddresses.set(address, decision);
 }
-
-/** The headers every keyed response carries, 429s with Retry-After in seconds. */
-export function rateLimitHeaders(decision: RateLimitDecision | undefined, statusCode: number): Record<string, string> {
-  if (!decision) return {};
-  const headers: Record<string, string> = {
-    'X-RateLimit-Limit': String(decision.limit),
-    'X-RateLimit-Remaining': String(decision.remaining),
-    'X-RateLimit-Reset': String(Math.ceil(decision.reset / 1000)),
-  };
-  if (statusCode === 429) headers['Retry-After'] = String(Math.max(1, Math.ceil((decision.reset - Date.now()) / 1000)));
-  return headers;
-}

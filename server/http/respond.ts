@@ -1,4 +1,5 @@
-import { rateLimitHeaders, type RequestState } from '../api/access';
+import type { RequestState } from '../api/access';
+import type { RateLimitDecision } from '../ratelimit/limiter';
 import type { PublicError } from '../api/errors';
 
 /**
@@ -44,4 +45,16 @@ export function preflightResponse(state: RequestState, allow: string): Response 
       'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
     },
   });
+}
+
+/** The headers every keyed response carries, 429s with Retry-After in seconds. */
+function rateLimitHeaders(decision: RateLimitDecision | undefined, statusCode: number): Record<string, string> {
+  if (!decision) return {};
+  const headers: Record<string, string> = {
+    'X-RateLimit-Limit': String(decision.limit),
+    'X-RateLimit-Remaining': String(decision.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(decision.reset / 1000)),
+  };
+  if (statusCode === 429) headers['Retry-After'] = String(Math.max(1, Math.ceil((decision.reset - Date.now()) / 1000)));
+  return headers;
 }
