@@ -1,6 +1,6 @@
 /**
  * The one error type of the domain. Each kind has one HTTP status, mapped in
- * server/http/errors.ts; the admin CLI maps the client kinds to exit code 2.
+ * server/api/errors.ts; the admin CLI maps the client kinds to exit code 2.
  */
 export type AppErrorKind =
   | 'bad_request'

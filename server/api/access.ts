@@ -17,7 +17,7 @@ export interface RequestState {
   rateLimit?: RateLimitDecision;
   /** The key's principal and the project its path names, once the key has been checked and counted. */
   authenticated?: Authenticated;
-  /** Gives back the answer memory a large page reserved (server/http/answer-memory.ts). */
+  /** Gives back the answer memory a large page reserved (server/api/answer-memory.ts). */
   releaseMemory?: () => void;
 }
 

@@ -7,7 +7,7 @@ const NO_LONE_SURROGATE = 'must not contain a lone surrogate (U+D800 to U+DFFF w
  * Free text as the database can keep it. PostgreSQL text cannot hold U+0000, and
  * a lone surrogate has no UTF-8 form: stored, it would silently become U+FFFD.
  * Both are refused, not left to fail or change in the database. The one
- * definition for every text field, of the public API (api/schemas/common.ts) and
+ * definition for every text field, of the public API (server/schemas/common.ts) and
  * of settings, setup and the admin CLI alike.
  */
 export const storableText = () =>

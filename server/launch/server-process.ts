@@ -10,7 +10,7 @@ const root = path.resolve(import.meta.dirname, '../..');
  * these itself.
  * - V8 sizes its heap by the machine's memory and, under load, let the server grow
  *   past 500 MB with about 70 MB live. A cap makes it collect sooner instead; large
- *   list pages stay within it through the answer budget (server/http/answer-memory.ts).
+ *   list pages stay within it through the answer budget (server/api/answer-memory.ts).
  * - glibc gives every thread that allocates (V8's and libuv's workers) an arena of
  *   its own, up to eight per core, and keeps their freed memory. Two arenas took the
  *   server from 300 to 229 MB of RSS after the same benchmark run, at the same speed.

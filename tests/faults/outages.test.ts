@@ -140,7 +140,7 @@ describe('the production server under create load', () => {
   it('kept every task it acknowledged with 201, and logged the outages once per interval with their count', async () => {
     loading = false;
     await load;
-    // The last outage line is written at the end of its interval (server/http/errors.ts).
+    // The last outage line is written at the end of its interval (server/api/errors.ts).
     await sleep(10_500);
 
     const acknowledged = answers.flatMap((answer) => (answer.status === 201 ? [answer.taskId!] : []));
