@@ -25,8 +25,9 @@ const PEOPLE = [
   ['Barbara Liskov', 'barbara'],
 ] as const;
 
-const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Investigate', 'Remove', 'Speed up', 'Test', 'Design', 'Migrate'];
-const THINGS = [
+// The words demo and benchmark task titles are made of (tests/bench/seed.ts uses them too).
+export const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Investigate', 'Remove', 'Speed up', 'Test', 'Design', 'Migrate'];
+export const THINGS = [
   'login form',
   'billing page',
   'search results',

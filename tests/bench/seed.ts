@@ -2,6 +2,7 @@ import pg from 'pg';
 import { createDb } from '../../server/db/client';
 import { createApiKey } from '../../server/keys/manage';
 import { SCOPES } from '../../server/keys/scopes';
+import { THINGS, VERBS } from '../../server/seed/demo';
 
 export interface BenchProject {
   id: string;
@@ -35,30 +36,6 @@ const STATUSES = [
 const HASH_FUNCTION = `
   CREATE FUNCTION pg_temp.h(n int, salt int) RETURNS bigint IMMUTABLE LANGUAGE sql
   AS $$ SELECT hashint4(n * 7919 + salt)::bigint + 2147483648 $$`;
-
-const VERBS = ['Fix', 'Add', 'Refactor', 'Document', 'Investigate', 'Remove', 'Speed up', 'Test', 'Design', 'Migrate'];
-const THINGS = [
-  'login form',
-  'billing page',
-  'search results',
-  'onboarding flow',
-  'email digest',
-  'CSV export',
-  'dark mode',
-  'rate limiter',
-  'audit log',
-  'webhooks',
-  'file uploads',
-  'settings page',
-  'mobile navigation',
-  'API pagination',
-  'password reset',
-  'notification centre',
-  'dashboard charts',
-  'error pages',
-  'session handling',
-  'image resizing',
-];
 
 /**
  * Top-level tasks numbered 1..count, newest last, with a realistic mix: statuses
