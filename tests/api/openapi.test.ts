@@ -11,21 +11,8 @@ import { openApiDocument } from '../../server/api/openapi';
 import { env } from '../../server/env';
 import { publicRouter } from '../../server/api/router';
 import { startTestServer, type TestServer } from '../support/http';
+import { OPERATIONS } from '../support/operations';
 
-const OPERATIONS = [
-  'GET /{projectSlug}/statuses',
-  'GET /{projectSlug}/labels',
-  'GET /{projectSlug}/members',
-  'GET /{projectSlug}/tasks',
-  'GET /{projectSlug}/tasks/{taskId}',
-  'POST /{projectSlug}/tasks',
-  'PATCH /{projectSlug}/tasks/{taskId}',
-  'DELETE /{projectSlug}/tasks/{taskId}',
-  'GET /{projectSlug}/tasks/{taskId}/comments',
-  'POST /{projectSlug}/tasks/{taskId}/comments',
-  'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',
-  'POST /{projectSlug}/tasks/{taskId}/attachments',
-];
 const CREATED = [
   'POST /{projectSlug}/tasks',
   'POST /{projectSlug}/tasks/{taskId}/comments',

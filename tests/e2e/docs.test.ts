@@ -5,26 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { launchBrowser, type Browser } from './browser';
 import { ensureBuild, startAppServer, type AppServer } from './app-server';
+import { OPERATIONS } from '../support/operations';
 
 // Committed for the README; rewritten only on request, so test runs leave the tree clean.
 const screenshots = path.join(import.meta.dirname, 'screenshots');
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
   { name: 'desktop', width: 1280, height: 800 },
-];
-const OPERATIONS = [
-  'GET /{projectSlug}/statuses',
-  'GET /{projectSlug}/labels',
-  'GET /{projectSlug}/members',
-  'GET /{projectSlug}/tasks',
-  'POST /{projectSlug}/tasks',
-  'GET /{projectSlug}/tasks/{taskId}',
-  'PATCH /{projectSlug}/tasks/{taskId}',
-  'DELETE /{projectSlug}/tasks/{taskId}',
-  'GET /{projectSlug}/tasks/{taskId}/comments',
-  'POST /{projectSlug}/tasks/{taskId}/comments',
-  'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',
-  'POST /{projectSlug}/tasks/{taskId}/attachments',
 ];
 const SUMMARIES = [
   'List statuses',

@@ -1,0 +1,15 @@
+/** The twelve operations of the spec, as `METHOD /path` below /v1/public. */
+export const OPERATIONS = [
+  'GET /{projectSlug}/statuses',
+  'GET /{projectSlug}/labels',
+  'GET /{projectSlug}/members',
+  'GET /{projectSlug}/tasks',
+  'POST /{projectSlug}/tasks',
+  'GET /{projectSlug}/tasks/{taskId}',
+  'PATCH /{projectSlug}/tasks/{taskId}',
+  'DELETE /{projectSlug}/tasks/{taskId}',
+  'GET /{projectSlug}/tasks/{taskId}/comments',
+  'POST /{projectSlug}/tasks/{taskId}/comments',
+  'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',
+  'POST /{projectSlug}/tasks/{taskId}/attachments',
+];
