@@ -28,7 +28,7 @@ const url = (protocols: string[]) =>
   );
 
 /** A whole number of at least `min`, or `fallback` when unset. */
-const wholeNumber = (fallback: number, min: 0 | 1) => {
+const wholeNumberSetting = (fallback: number, min: 0 | 1) => {
   const message = min === 1 ? 'must be a positive whole number' : 'must be a whole number, 0 or more';
   return optionalString.pipe(
     z
@@ -44,11 +44,11 @@ const wholeNumber = (fallback: number, min: 0 | 1) => {
 const schema = z
   .object({
     DATABASE_URL: url(['postgres:', 'postgresql:']),
-    DATABASE_POOL_SIZE: wholeNumber(10, 1),
+    DATABASE_POOL_SIZE: wholeNumberSetting(10, 1),
     REDIS_URL: url(['redis:', 'rediss:']),
     UPSTASH_REDIS_REST_URL: url(['https:', 'http:']),
     UPSTASH_REDIS_REST_TOKEN: optionalString,
-    RATE_LIMIT_PER_MINUTE: wholeNumber(60, 1),
+    RATE_LIMIT_PER_MINUTE: wholeNumberSetting(60, 1),
     BLOB_READ_WRITE_TOKEN: optionalString.refine((value) => value === undefined || /^vercel_blob_rw_[^_]+_/.test(value), {
       message: 'must look like vercel_blob_rw_<storeId>_<secret>',
     }),
@@ -61,9 +61,9 @@ const schema = z
     VERCEL_URL: optionalString,
     VERCEL_BRANCH_URL: optionalString,
     VERCEL_PROJECT_PRODUCTION_URL: optionalString,
-    PORT: wholeNumber(3000, 1),
-    WEB_CONCURRENCY: wholeNumber(os.availableParallelism(), 1),
-    TRUSTED_PROXY_COUNT: wholeNumber(0, 0),
+    PORT: wholeNumberSetting(3000, 1),
+    WEB_CONCURRENCY: wholeNumberSetting(os.availableParallelism(), 1),
+    TRUSTED_PROXY_COUNT: wholeNumberSetting(0, 0),
   })
   .superRefine((value, ctx) => {
     const pairs = [['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']] as const;

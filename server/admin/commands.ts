@@ -3,7 +3,8 @@ import type { Db } from '../db/client';
 import { conflict, notFound } from '../errors';
 import { createApiKey, futureDate, keyCreateSchema, listApiKeys, revokeApiKey } from '../keys/manage';
 import { isScope, SCOPES } from '../keys/scopes';
-import { colorSchema, createLabel, createProject, createStatus, findProject, prefixSchema } from '../projects/projects';
+import { createLabel, createProject, createStatus, findProject, prefixSchema } from '../projects/projects';
+import { hexColor } from '../schemas/common';
 import { CATEGORIES } from '../schemas/common';
 import { addMember, emailSchema, passwordSchema, removeMember, ROLES, userExists } from '../workspaces/members';
 import { createWorkspace, findWorkspace, nameSchema, slugSchema } from '../workspaces/workspaces';
@@ -141,7 +142,7 @@ export const commands: Record<string, Command> = {
       project: required(slugSchema),
       name: required(nameSchema),
       category: required(z.enum(CATEGORIES, { error: `must be one of ${CATEGORIES.join(', ')}` })),
-      color: colorSchema.optional(),
+      color: hexColor().optional(),
     }),
     run: async (db, input) => {
       const workspace = await findWorkspace(db, input.workspace);
@@ -157,7 +158,7 @@ export const commands: Record<string, Command> = {
     input: z.object({
       workspace: required(slugSchema),
       name: required(nameSchema),
-      color: required(colorSchema),
+      color: required(hexColor()),
       project: slugSchema.optional(),
     }),
     run: async (db, input) => {

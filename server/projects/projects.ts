@@ -5,8 +5,6 @@ import { conflict, isUniqueViolation, notFound } from '../errors';
 
 export const prefixSchema = z.string().regex(/^[A-Z][A-Z0-9]{0,9}$/, 'must be 1 to 10 uppercase letters or digits, starting with a letter');
 
-export const colorSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #3b82f6');
-
 const DEFAULT_STATUSES: { name: string; category: StatusCategory; color: string }[] = [
   { name: 'To Do', category: 'todo', color: '#94a3b8' },
   { name: 'In Progress', category: 'in_progress', color: '#3b82f6' },

@@ -48,7 +48,12 @@ export const categorySchema = z
 
 export const prioritySchema = z.enum(PRIORITIES, { error: `must be one of ${PRIORITIES.join(', ')}` }).meta({ id: 'Priority' });
 
-export const hexColor = () => z.string().meta({ description: 'Hex color code', example: '#3b82f6' });
+/** `#rrggbb`: what the admin CLI accepts and so what the API returns. */
+export const hexColor = () =>
+  z
+    .string()
+    .regex(/^#[0-9a-fA-F]{6}$/, 'must be a hex color like #3b82f6')
+    .meta({ description: 'Hex color code', example: '#3b82f6' });
 
 export const successSchema = z.object({ success: z.literal(true) }).meta({ id: 'Success' });
 
