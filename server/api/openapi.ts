@@ -24,6 +24,10 @@ Every error has the body \`{statusCode, message}\`. Each key may make ${perMinut
 every keyed response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`
 (Unix seconds), and a 429 carries \`Retry-After\` in seconds.
 
+AI agents can use the same operations as the tools of this server's MCP server at \`/v1/mcp\` (Streamable HTTP), with the
+same keys, scopes and rate limit: \`claude mcp add --transport http task-api <app URL>/v1/mcp --header "Authorization: Bearer <key>"\`.
+The README shows the setup for Claude Desktop, Cursor and VS Code.
+
 This interface is in beta: paths and shapes may change before 1.0; breaking changes are announced first.`;
 
 const TAGS = [

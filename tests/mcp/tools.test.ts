@@ -73,4 +73,10 @@ describe('tools/list', () => {
     expect(client.getServerVersion()?.name).toBe('task-api');
     expect(client.getInstructions()).toContain('list_statuses');
   });
+
+  it('is pointed to from the API reference: the OpenAPI document the /docs page shows', async () => {
+    const document = await (await fetch(`${api.server.baseUrl}/v1/public/openapi.json`)).json();
+    expect(document.info.description).toContain('MCP server at `/v1/mcp`');
+    expect(document.info.description).toContain('claude mcp add --transport http');
+  });
 });
