@@ -30,6 +30,9 @@ The README shows the setup for Claude Desktop, Cursor and VS Code.
 
 This interface is in beta: paths and shapes may change before 1.0; breaking changes are announced first.`;
 
+/** The public API's version, as its OpenAPI document and its MCP server state it. */
+export const API_VERSION = '0.0.1';
+
 const TAGS = [
   { name: 'Lookups', description: 'The statuses, labels and members a task can refer to.' },
   { name: 'Tasks', description: 'List, read, create, update and delete tasks.' },
@@ -67,7 +70,7 @@ export function openApiDocument(): OpenAPIObject {
   const document = generateOpenApiDocument<PublicMeta>(publicRouter, {
     title: 'Task Management Public API',
     description: description(rateLimitPerMinute),
-    version: '0.0.1',
+    version: API_VERSION,
     contact: { name: 'Task API', url: `${appUrl}/docs` },
     license: { name: 'Proprietary', url: `${appUrl}/docs` },
     // Absolute, so that mock servers, proxies and generated clients need no editing.

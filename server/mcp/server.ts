@@ -1,6 +1,7 @@
-// The low-level Server (the SDK marks it for advanced use): tools/list and tools/call
-// answer per key (scopes) and pass the arguments unparsed to the procedures, which
-// validate them as the REST API does; McpServer would validate them first, with its own messages.
+// The low-level Server (deprecated by the SDK in favour of McpServer, kept for advanced
+// use): tools/list and tools/call answer per key (scopes) and pass the arguments
+// unparsed to the procedures, which validate them as the REST API does; McpServer
+// would validate them first, with its own messages.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema,
@@ -11,6 +12,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RequestState } from '../api/access';
 import { answerError, type PublicError } from '../api/errors';
+import { API_VERSION } from '../api/openapi';
 import { publicRouter } from '../api/router';
 import type { ApiPrincipal } from '../auth/api-key';
 import { retryAfterSeconds } from '../ratelimit/limiter';
@@ -25,11 +27,7 @@ const INSTRUCTIONS = [
 ].join(' ');
 
 /** What a tool call needs of the HTTP request that carries it. */
-export interface McpRequest {
-  requestId: string;
-  clientAddress: string;
-  headers: Headers;
-}
+export type McpRequest = Pick<RequestState, 'requestId' | 'clientAddress' | 'headers'>;
 
 /**
  * An MCP server for one HTTP request of a key: it lists the tools the key's scopes
@@ -39,7 +37,7 @@ export interface McpRequest {
  */
 export function createMcpServer(principal: ApiPrincipal, request: McpRequest): Server {
   const server = new Server(
-    { name: 'task-api', title: 'Task API', version: '1.0.0' },
+    { name: 'task-api', title: 'Task API', version: API_VERSION },
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({

@@ -6,18 +6,16 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { createWorkspaceFixture } from '../support/fixtures';
 import { callTool, mcpClient } from '../support/mcp';
 import { freePort } from '../support/ports';
 import { ensureBuild, startAppServer, type AppServer } from './app-server';
 
-let fx: WorkspaceFixture;
 let key: string;
 
 beforeAll(async () => {
   await ensureBuild();
-  fx = await createWorkspaceFixture();
-  key = await fx.key();
+  key = await (await createWorkspaceFixture()).key();
 }, 600_000);
 
 /** Creates a task and uploads a file through MCP, then downloads it through the link the tool answered. */
