@@ -6,7 +6,7 @@ import { BODY_NOT_JSON } from '../api/messages';
 import { AppError, badRequest } from '../errors';
 import { createMcpServer } from '../mcp/server';
 import { MAX_INLINE_CONTENT_CHARS, MAX_UPLOAD_BYTES } from '../schemas/attachment';
-import { readLimitedBody, type HeldBody } from './body';
+import { readLimitedBody } from './body';
 import { clientAddress } from './client-address';
 import { hasAtMostValues } from './json-body';
 import { errorResponse, preflightResponse, responseHeaders } from './respond';
@@ -40,12 +40,14 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   if (req.method !== 'POST') {
     return errorResponse(state, { statusCode: 405, message: `Method ${req.method} is not allowed here; use POST` }, { Allow: ALLOW });
   }
-  let held: HeldBody | undefined;
+  let releaseBody: (() => void) | undefined;
   try {
     const principal = await identify(state);
-    held = await readLimitedBody(req, MAX_MCP_BODY_BYTES).catch((error: unknown) => {
+    const held = await readLimitedBody(req, MAX_MCP_BODY_BYTES).catch((error: unknown) => {
       throw error instanceof AppError && error.kind === 'payload_too_large' ? new AppError('payload_too_large', MCP_BODY_TOO_LARGE) : error;
     });
+    releaseBody = held.release;
+    // Only the parsed message is kept: the bytes and their text can go while the call runs.
     const message = parseMessage(held.bytes);
 
     const server = createMcpServer(principal, { requestId: state.requestId, clientAddress: state.clientAddress, headers: req.headers });
@@ -62,7 +64,7 @@ export async function handleMcpRequest(req: Request): Promise<Response> {
   } catch (error) {
     return errorResponse(state, answerError(error, 'mcp.request_failed', { requestId: state.requestId }));
   } finally {
-    held?.release();
+    releaseBody?.();
   }
 }
 
