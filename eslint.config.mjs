@@ -27,14 +27,15 @@ export default tseslint.config(
       'no-console': ['error', { allow: ['warn', 'error'] }],
     },
   },
-  // Layers point one way: app → server/http → server/api → domain folders → server/schemas → server/db.
-  ...layer(['server/db/**', 'server/vendor/**'], ['api', 'http', 'settings', 'launch', 'admin', 'seed', 'schemas', ...DOMAIN]),
-  ...layer(['server/schemas/**'], ['api', 'http', 'settings', 'launch', 'admin', 'seed', ...DOMAIN]),
+  // Layers point one way: app → server/http → server/mcp → server/api → domain folders → server/schemas → server/db.
+  ...layer(['server/db/**', 'server/vendor/**'], ['api', 'http', 'mcp', 'settings', 'launch', 'admin', 'seed', 'schemas', ...DOMAIN]),
+  ...layer(['server/schemas/**'], ['api', 'http', 'mcp', 'settings', 'launch', 'admin', 'seed', ...DOMAIN]),
   ...layer(
     DOMAIN.map((folder) => `server/${folder}/**`),
-    ['api', 'http', 'launch', 'admin'],
+    ['api', 'http', 'mcp', 'launch', 'admin'],
   ),
-  ...layer(['server/api/**'], ['http', 'settings', 'launch', 'admin']),
+  ...layer(['server/api/**'], ['http', 'mcp', 'settings', 'launch', 'admin']),
+  ...layer(['server/mcp/**'], ['http', 'settings', 'launch', 'admin']),
   ...layer(['server/settings/**'], ['http', 'launch', 'admin']),
   ...layer(['server/http/**'], ['launch', 'admin']),
   // Tests read JSON responses whose shape is what they assert.

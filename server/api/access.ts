@@ -63,14 +63,27 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
  * out nobody else. (Keys carry a checksum, so most bad ones never reach the database.)
  */
 async function authenticate(state: RequestState, projectSlug: string): Promise<Authenticated> {
-  const presented = readPresentedKey(state.headers);
-  const found = presented ? await authenticateKey(db(), presented, projectSlug) : null;
-  if (!found) return refuseBadKey(state);
-
+  const found = await findKey(state, projectSlug);
   state.rateLimit = await limits().perKey.limit(found.principal.keyId);
   if (!state.rateLimit.success) throw new AppError('too_many_requests', TOO_MANY_REQUESTS);
   markKeyUsed(db(), found.principal.keyId, (error) => logEvent('error', 'api_key.mark_used_failed', { error }));
   return found;
+}
+
+/**
+ * The key's principal, without counting it against the key's limit: for a request
+ * that runs no operation itself, such as an MCP message whose tool calls are each
+ * admitted (and counted) on their own. Bad keys are refused and counted per address
+ * exactly as in `admit`.
+ */
+export async function identify(state: RequestState): Promise<ApiPrincipal> {
+  return (await findKey(state, '')).principal;
+}
+
+async function findKey(state: RequestState, projectSlug: string): Promise<Authenticated> {
+  const presented = readPresentedKey(state.headers);
+  const found = presented ? await authenticateKey(db(), presented, projectSlug) : null;
+  return found ?? refuseBadKey(state);
 }
 
 async function refuseBadKey(state: RequestState): Promise<never> {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { createTaskFields, listTasksQuery, updateTaskFields } from '../schemas/task';
 import { addCommentFields } from '../schemas/comment';
+import { inlineFileFields } from '../schemas/attachment';
 import { uuid } from '../schemas/common';
 
 /**
@@ -29,3 +30,5 @@ export const getAttachmentInput = z.object({
     example: '0b7f3c5e-8a51-4d6e-9a3b-5c2f1e7d9a40',
   }),
 });
+/** An upload whose file comes as data (base64) with the call instead of a multipart body. */
+export const uploadInlineInput = inlineFileFields.extend(taskPath);

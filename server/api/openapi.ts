@@ -24,7 +24,14 @@ Every error has the body \`{statusCode, message}\`. Each key may make ${perMinut
 every keyed response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`
 (Unix seconds), and a 429 carries \`Retry-After\` in seconds.
 
+AI agents can use the same operations as the tools of this server's MCP server at \`/v1/mcp\` (Streamable HTTP), with the
+same keys, scopes and rate limit: \`claude mcp add --transport http task-api <app URL>/v1/mcp --header "Authorization: Bearer <key>"\`.
+The README shows the setup for Claude Desktop, Cursor and VS Code.
+
 This interface is in beta: paths and shapes may change before 1.0; breaking changes are announced first.`;
+
+/** The public API's version, as its OpenAPI document and its MCP server state it. */
+export const API_VERSION = '0.0.1';
 
 const TAGS = [
   { name: 'Lookups', description: 'The statuses, labels and members a task can refer to.' },
@@ -63,7 +70,7 @@ export function openApiDocument(): OpenAPIObject {
   const document = generateOpenApiDocument<PublicMeta>(publicRouter, {
     title: 'Task Management Public API',
     description: description(rateLimitPerMinute),
-    version: '0.0.1',
+    version: API_VERSION,
     contact: { name: 'Task API', url: `${appUrl}/docs` },
     license: { name: 'Proprietary', url: `${appUrl}/docs` },
     // Absolute, so that mock servers, proxies and generated clients need no editing.

@@ -6,6 +6,11 @@ import type { PublicMeta } from './operation';
 
 export interface Context {
   state: RequestState;
+  /**
+   * A file sent as data with the call rather than as a multipart body (the MCP
+   * tool upload_attachment), read by the upload procedure once the gate has passed.
+   */
+  inlineFile?: unknown;
 }
 
 const t = initTRPC

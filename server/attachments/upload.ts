@@ -2,8 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import { isForeignKeyViolation, notFound } from '../errors';
 import { removeStoredFiles, storage } from '../storage/storage';
-import { TASK_NOT_FOUND } from '../tasks/get';
+import type { ProjectRef } from '../projects/types';
+import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
 import { toAttachment } from './attachments';
+import { cleanFilename } from './filename';
+import { mimeTypeOf } from './mime-type';
 
 export interface IncomingFile {
   filename: string;
@@ -29,6 +32,32 @@ export async function storeFile(file: IncomingFile): Promise<StoredFile> {
     removeStoredFiles([storageKey]);
     throw error;
   }
+}
+
+/**
+ * A file as the client named and typed it: the name kept as data, the type from
+ * the client unless it says nothing useful, then stored.
+ */
+export function storeUpload(file: Omit<IncomingFile, 'filename'> & { filename: string | undefined }): Promise<StoredFile> {
+  const filename = cleanFilename(file.filename);
+  return storeFile({ filename, mimeType: mimeTypeOf(file.mimeType, filename), body: file.body });
+}
+
+/** A file whose bytes came whole with the request (an MCP tool call), attached to the task. */
+export async function attachFile(
+  db: Db,
+  project: ProjectRef,
+  taskRef: string,
+  file: { filename: string; mimeType: string; bytes: Uint8Array },
+) {
+  const taskId = await findTaskId(db, project, taskRef);
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(file.bytes);
+      controller.close();
+    },
+  });
+  return recordAttachment(db, taskId, await storeUpload({ filename: file.filename, mimeType: file.mimeType, body }));
 }
 
 /** Stored bytes that will not become an attachment. */

@@ -28,7 +28,7 @@ export function isJson(contentType: string | null): boolean {
  * hundred values; a megabyte of `[{},{},…]` holds 350,000, and parsing several such
  * bodies at once took tens of megabytes of heap each.
  */
-function hasAtMostValues(text: string, max: number): boolean {
+export function hasAtMostValues(text: string, max: number): boolean {
   let count = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

@@ -6,6 +6,7 @@ import { resolveClientAddress } from './client-address';
 import { INTERNAL_ERROR, type PublicError } from '../api/errors';
 import { lingerAfterAnswer } from './linger';
 import { requestUrl, sendWebResponse, toWebRequest } from './node-bridge';
+import { handleMcpRequest, MCP_PATH } from './mcp';
 import { isPublicApiPath, normalizePath } from './paths';
 import { handlePublicRequest } from './public-api';
 
@@ -27,8 +28,9 @@ export interface EdgeOptions {
  * first passes here. Odd targets and methods answer in the API's error shape; the
  * client address is resolved once, by one rule, and written where every handler
  * reads it (X-Forwarded-For); a path under /v1/public, however it is spelled,
- * goes to the public API's handler, the rest to `handleOther`. A body left unread
- * by an early answer is drained before the connection is closed.
+ * goes to the public API's handler, /v1/mcp to the MCP server's, the rest to
+ * `handleOther`. A body left unread by an early answer is drained before the
+ * connection is closed.
  */
 export function createEdgeListener(options: EdgeOptions) {
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
@@ -47,7 +49,8 @@ export function createEdgeListener(options: EdgeOptions) {
 
     const queryAt = target.indexOf('?');
     const path = normalizePath(queryAt === -1 ? target : target.slice(0, queryAt));
-    if (!isPublicApiPath(path)) {
+    const handle = path === MCP_PATH ? handleMcpRequest : isPublicApiPath(path) ? handlePublicRequest : undefined;
+    if (!handle) {
       void Promise.resolve(options.handleOther(incoming, outgoing)).catch((error: unknown) => failed(outgoing, error));
       return;
     }
@@ -59,7 +62,7 @@ export function createEdgeListener(options: EdgeOptions) {
       // Node's parser let through a header the Fetch API refuses.
       return answer(outgoing, 400, 'Malformed request headers');
     }
-    handlePublicRequest(request)
+    handle(request)
       .then((response) => sendWebResponse(response, incoming, outgoing))
       .catch((error: unknown) => failed(outgoing, error));
   };

@@ -1,5 +1,5 @@
 import type { RequestState } from '../api/access';
-import type { RateLimitDecision } from '../ratelimit/limiter';
+import { retryAfterSeconds, type RateLimitDecision } from '../ratelimit/limiter';
 import type { PublicError } from '../api/errors';
 
 /**
@@ -34,14 +34,14 @@ export function responseHeaders(state: RequestState, status: number): Record<str
 }
 
 /** The answer to OPTIONS on a known path: a CORS preflight, or a client asking what it may do. */
-export function preflightResponse(state: RequestState, allow: string): Response {
+export function preflightResponse(state: RequestState, allow: string, allowedHeaders = PREFLIGHT_ALLOWED_HEADERS): Response {
   return new Response(null, {
     status: 204,
     headers: {
       ...responseHeaders(state, 204),
       Allow: allow,
       'Access-Control-Allow-Methods': allow,
-      'Access-Control-Allow-Headers': PREFLIGHT_ALLOWED_HEADERS,
+      'Access-Control-Allow-Headers': allowedHeaders,
       'Access-Control-Max-Age': String(PREFLIGHT_MAX_AGE_SECONDS),
     },
   });
@@ -55,6 +55,6 @@ function rateLimitHeaders(decision: RateLimitDecision | undefined, statusCode: n
     'X-RateLimit-Remaining': String(decision.remaining),
     'X-RateLimit-Reset': String(Math.ceil(decision.reset / 1000)),
   };
-  if (statusCode === 429) headers['Retry-After'] = String(Math.max(1, Math.ceil((decision.reset - Date.now()) / 1000)));
+  if (statusCode === 429) headers['Retry-After'] = String(retryAfterSeconds(decision));
   return headers;
 }

@@ -2,9 +2,7 @@ import { admit, type RequestState } from '../api/access';
 import { fileTooLarge, UPLOAD_AS_MULTIPART } from '../api/messages';
 import type { RouteMatch } from '../api/routes';
 import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
-import { cleanFilename } from '../attachments/filename';
-import { mimeTypeOf } from '../attachments/mime-type';
-import { discardFile, recordAttachment, storeFile } from '../attachments/upload';
+import { discardFile, recordAttachment, storeUpload } from '../attachments/upload';
 import { db } from '../db/client';
 import { AppError } from '../errors';
 import { findTaskId } from '../tasks/get';
@@ -52,14 +50,7 @@ async function upload(req: Request, state: RequestState, target: UploadTarget) {
   const taskId = await findTaskId(db(), project, target.taskId);
   const release = await holdStreamedBody();
   try {
-    const stored = await readFile(
-      req.body,
-      (part) => {
-        const filename = cleanFilename(part.filename);
-        return storeFile({ filename, mimeType: mimeTypeOf(part.mimeType, filename), body: part.body });
-      },
-      discardFile,
-    );
+    const stored = await readFile(req.body, storeUpload, discardFile);
     return await recordAttachment(db(), taskId, stored);
   } finally {
     release();

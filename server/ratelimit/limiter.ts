@@ -13,6 +13,11 @@ export interface RateLimitDecision {
   reset: number;
 }
 
+/** How long a refused caller should wait, in whole seconds (at least 1), as Retry-After says it. */
+export function retryAfterSeconds(decision: RateLimitDecision, now = Date.now()): number {
+  return Math.max(1, Math.ceil((decision.reset - now) / 1000));
+}
+
 export interface Limiter {
   limit(identifier: string): Promise<RateLimitDecision>;
 }

@@ -1,7 +1,9 @@
 import { z } from 'zod';
-import { dateTime } from './common';
+import { dateTime, text } from './common';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
+/** The largest upload as base64 (4 characters per 3 bytes, padded). */
+export const MAX_INLINE_CONTENT_CHARS = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4;
 
 export const attachmentSchema = z
   .object({
@@ -13,3 +15,22 @@ export const attachmentSchema = z
     createdAt: dateTime().meta({ description: 'Upload time' }),
   })
   .meta({ id: 'Attachment' });
+
+/**
+ * A file sent as data instead of multipart, as MCP tools take it: the API adds the
+ * task's path parameters and checks the decoded size against MAX_UPLOAD_BYTES.
+ */
+export const inlineFileFields = z.strictObject({
+  content: z
+    .base64({ error: 'must be base64 (RFC 4648: A-Z, a-z, 0-9, +, / with = padding)' })
+    .meta({ description: `The file's bytes, base64-encoded; at most ${MAX_UPLOAD_BYTES} bytes (10 MB) once decoded` }),
+  filename: text()
+    .max(1024, 'must be at most 1024 characters')
+    .meta({ description: 'File name with its extension, e.g. `notes.txt`; path components are dropped, 255 characters kept' }),
+  mimeType: z
+    .string()
+    .regex(/^[\w.+-]+\/[\w.+-]+$/, 'must be a MIME type such as text/plain')
+    .max(255, 'must be at most 255 characters')
+    .optional()
+    .meta({ description: "MIME type, e.g. `image/png`; by default taken from the file name's extension" }),
+});

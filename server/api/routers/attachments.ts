@@ -1,4 +1,5 @@
 import { getAttachment } from '../../attachments/attachments';
+import { attachFile } from '../../attachments/upload';
 import { db } from '../../db/client';
 import { AppError } from '../../errors';
 import { TASK_NOT_FOUND } from '../../tasks/get';
@@ -14,7 +15,7 @@ import {
 } from '../messages';
 import { operation } from '../operation';
 import { attachmentSchema, MAX_UPLOAD_BYTES } from '../../schemas/attachment';
-import { getAttachmentInput, taskInput } from '../inputs';
+import { getAttachmentInput, taskInput, uploadInlineInput } from '../inputs';
 import { projectProcedure, router } from '../trpc';
 
 export const attachmentsRouter = router({
@@ -33,7 +34,8 @@ export const attachmentsRouter = router({
 
   // Multipart bodies are served by server/http/upload.ts before they reach tRPC
   // (trpc-to-openapi refuses them); this procedure describes the operation in the
-  // OpenAPI document and answers JSON bodies, after the same checks, with 415.
+  // OpenAPI document, answers JSON bodies, after the same checks, with 415, and
+  // stores a file that came as data with the call (the MCP tool, server/mcp/).
   upload: projectProcedure('task:create')
     .meta({
       ...operation('POST', '/{projectSlug}/tasks/{taskId}/attachments', {
@@ -52,7 +54,15 @@ export const attachmentsRouter = router({
     })
     .input(taskInput)
     .output(attachmentSchema)
-    .mutation(() => {
-      throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);
+    .mutation(({ ctx, input }) => {
+      if (ctx.inlineFile === undefined) throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);
+      const file = uploadInlineInput.parse(ctx.inlineFile);
+      const bytes = Buffer.from(file.content, 'base64');
+      if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', fileTooLarge(MAX_UPLOAD_BYTES));
+      return attachFile(db(), ctx.project, input.taskId, {
+        filename: file.filename,
+        mimeType: file.mimeType ?? 'application/octet-stream',
+        bytes,
+      });
     }),
 });

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createWorkspaceFixture } from '../support/fixtures';
+import { loopbackAddress, requestFrom } from '../support/loopback-client';
+import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
+
+// The MCP endpoint takes bodies of up to 14 MB (a 10 MB file as base64): sent many at once
+// to the server users run (`npm start`, with its production heap cap), it must stay up.
+let app: AppServer;
+let key: string;
+let taskId: string;
+
+const CONCURRENT = 20;
+// Each upload is read alone (its reservation exceeds the 32 MiB body budget) and holds its
+// body, its text, the parsed base64 and the decoded file, about 52 MB; V8 frees the strings
+// of earlier ones only at its next full collection. Measured: 93 to 100 MB at the peak.
+const BURST_GROWTH_BYTES = 128 * 1024 * 1024;
+const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+const toolCall = (name: string, args: Record<string, unknown>) =>
+  JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } });
+
+function send(body: string | Buffer, authorization: string) {
+  return requestFrom(loopbackAddress(), `${app.baseUrl}/v1/mcp`, { method: 'POST', headers: { ...ACCEPT, authorization }, body });
+}
+
+beforeAll(async () => {
+  await ensureBuild();
+  key = await (await createWorkspaceFixture()).key();
+  app = await startAppServer(process.env.DATABASE_URL!);
+  const created = await send(toolCall('create_task', { projectSlug: 'web', title: 'Hostile uploads' }), `Bearer ${key}`);
+  taskId = JSON.parse(created.body).result.structuredContent.id;
+  // Loads the upload's code: that is the server's size, not the burst's.
+  await send(toolCall('upload_attachment', { projectSlug: 'web', taskId, filename: 'a.txt', content: 'aGk=' }), `Bearer ${key}`);
+}, 600_000);
+
+const server = () => app.workers()[0]!;
+let before = 0;
+
+function memoryFigure(pid: number, name: 'VmRSS' | 'VmHWM'): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
+}
+
+beforeEach(() => {
+  fs.writeFileSync(`/proc/${server()}/clear_refs`, '5');
+  before = memoryFigure(server(), 'VmRSS');
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+async function stillServes(): Promise<number> {
+  return (await send(toolCall('list_statuses', { projectSlug: 'web' }), `Bearer ${key}`)).status;
+}
+
+describe('many large MCP bodies at once', () => {
+  it(`${CONCURRENT} uploads of 10 MB as base64 with a valid key: each stored or refused with 503, within the memory bound`, async () => {
+    const file = randomBytes(10 * 1024 * 1024);
+    const body = Buffer.from(
+      toolCall('upload_attachment', { projectSlug: 'web', taskId, filename: 'big.bin', content: file.toString('base64') }),
+    );
+
+    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => send(body, `Bearer ${key}`)));
+
+    for (const answer of answers) {
+      if (answer.status === 503) continue;
+      expect(answer.status).toBe(200);
+      expect(JSON.parse(answer.body).result.structuredContent).toMatchObject({ filename: 'big.bin', size: file.length });
+    }
+    expect(answers.some((answer) => answer.status === 200)).toBe(true);
+    expect(await stillServes()).toBe(200);
+    expect(memoryFigure(server(), 'VmHWM') - before).toBeLessThan(BURST_GROWTH_BYTES);
+  }, 180_000);
+});
