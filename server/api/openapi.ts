@@ -22,7 +22,10 @@ in the workspace settings.
 
 Every error has the body \`{statusCode, message}\`. Each key may make ${perMinute} requests per minute (sliding window);
 every keyed response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`
-(Unix seconds), and a 429 carries \`Retry-After\` in seconds.
+(Unix seconds), and the IETF fields (draft-ietf-httpapi-ratelimit-headers) \`RateLimit-Policy: "per-key";q=${perMinute};w=60\`
+and \`RateLimit: "per-key";r=<remaining>;t=<seconds to reset>\`; a 429 carries \`Retry-After\` in seconds. While the
+limiter's store is unreachable requests are served without limits and the remaining figures
+(\`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\`, \`RateLimit\`) are left out.
 
 This interface is in beta: paths and shapes may change before 1.0; breaking changes are announced first.`;
 
@@ -40,13 +43,28 @@ type Operation = { responses: Record<string, Response>; requestBody?: unknown; s
 const HEADERS: Record<string, Header> = {
   'X-Request-Id': { description: 'Identifies the request in the server log', schema: { type: 'string' } },
   'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': {
+    description: "Requests left in the current window; absent while the limiter's store is unreachable",
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: "Unix time (seconds) at which the current window ends; absent while the limiter's store is unreachable",
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Policy': {
+    description: 'The limit as draft-ietf-httpapi-ratelimit-headers writes it: `"per-key";q=<requests>;w=<seconds>`',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'What remains of the limit: `"per-key";r=<requests left>;t=<seconds to the window\'s end>`; absent while the limiter\'s store is unreachable',
+    schema: { type: 'string' },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
   'WWW-Authenticate': { description: 'The authentication scheme to use: `Bearer`', schema: { type: 'string' } },
 };
 const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
-const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
 
 let cached: { key: string; document: OpenAPIObject } | undefined;
 

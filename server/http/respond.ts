@@ -1,5 +1,5 @@
 import type { RequestState } from '../api/access';
-import type { RateLimitDecision } from '../ratelimit/limiter';
+import { WINDOW_MS } from '../ratelimit/limiter';
 import type { PublicError } from '../api/errors';
 
 /**
@@ -10,7 +10,7 @@ import type { PublicError } from '../api/errors';
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
-    'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, WWW-Authenticate',
+    'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, WWW-Authenticate, ETag',
 };
 const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type';
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
@@ -29,7 +29,7 @@ export function responseHeaders(state: RequestState, status: number): Record<str
     ...CORS_HEADERS,
     ...(status === 401 && { 'WWW-Authenticate': 'Bearer' }),
     ...(status === 503 && { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) }),
-    ...rateLimitHeaders(state.rateLimit, status),
+    ...rateLimitHeaders(state, status),
   };
 }
 
@@ -47,14 +47,26 @@ export function preflightResponse(state: RequestState, allow: string): Response 
   });
 }
 
-/** The headers every keyed response carries, 429s with Retry-After in seconds. */
-function rateLimitHeaders(decision: RateLimitDecision | undefined, statusCode: number): Record<string, string> {
+/**
+ * The headers every keyed response carries, 429s with Retry-After in seconds: the
+ * X-RateLimit-* trio, and the IETF fields (draft-ietf-httpapi-ratelimit-headers)
+ * `RateLimit-Policy: "per-key";q=60;w=60` and `RateLimit: "per-key";r=17;t=42`.
+ * A request the limiter could not count (its store unreachable) says only the
+ * policy: what remains of the window is not known, so no figure is given.
+ */
+function rateLimitHeaders(state: RequestState, statusCode: number): Record<string, string> {
+  const decision = state.rateLimit;
   if (!decision) return {};
+  const policy = `"${state.rateLimitPolicy ?? 'per-key'}"`;
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(decision.limit),
-    'X-RateLimit-Remaining': String(decision.remaining),
-    'X-RateLimit-Reset': String(Math.ceil(decision.reset / 1000)),
+    'RateLimit-Policy': `${policy};q=${decision.limit};w=${WINDOW_MS / 1000}`,
   };
-  if (statusCode === 429) headers['Retry-After'] = String(Math.max(1, Math.ceil((decision.reset - Date.now()) / 1000)));
+  if ('unmetered' in decision) return headers;
+  const secondsLeft = Math.max(0, Math.ceil((decision.reset - Date.now()) / 1000));
+  headers['X-RateLimit-Remaining'] = String(decision.remaining);
+  headers['X-RateLimit-Reset'] = String(Math.ceil(decision.reset / 1000));
+  headers.RateLimit = `${policy};r=${decision.remaining};t=${secondsLeft}`;
+  if (statusCode === 429) headers['Retry-After'] = String(Math.max(1, secondsLeft));
   return headers;
 }

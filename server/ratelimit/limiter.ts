@@ -5,13 +5,22 @@ import { askPrimary, countsInPrimary } from './cluster';
 import { createMemorySlidingWindow } from './memory';
 import { createRedisScriptTransport } from '../vendor/upstash-ratelimit-on-redis';
 
-export interface RateLimitDecision {
+export interface MeteredDecision {
   success: boolean;
   limit: number;
   remaining: number;
   /** Unix time in milliseconds at which the current window ends. */
   reset: number;
 }
+
+/** Served without being counted: the store could not be asked, so what remains is not known. */
+export interface UnmeteredDecision {
+  success: true;
+  limit: number;
+  unmetered: true;
+}
+
+export type RateLimitDecision = MeteredDecision | UnmeteredDecision;
 
 export interface Limiter {
   limit(identifier: string): Promise<RateLimitDecision>;
@@ -57,7 +66,8 @@ export function createLimiter(choice: LimiterChoice, options: LimiterOptions): L
     async limit(identifier) {
       try {
         const result = await ratelimit.limit(identifier);
-        if (result.reason === 'timeout') options.onStoreFailure(new Error('rate limit store timed out'));
+        // The library's timeout answer is allowed with made-up figures (limit 0, reset 0).
+        if (result.reason === 'timeout') return allowed(new Error('rate limit store timed out'), options);
         return { success: result.success, limit: result.limit, remaining: result.remaining, reset: result.reset };
       } catch (error) {
         return allowed(error, options);
@@ -66,7 +76,7 @@ export function createLimiter(choice: LimiterChoice, options: LimiterOptions): L
   };
 }
 
-function allowed(error: unknown, options: LimiterOptions): RateLimitDecision {
+function allowed(error: unknown, options: LimiterOptions): UnmeteredDecision {
   options.onStoreFailure(error);
-  return { success: true, limit: options.perMinute, remaining: options.perMinute, reset: Date.now() + WINDOW_MS };
+  return { success: true, limit: options.perMinute, unmetered: true };
 }
