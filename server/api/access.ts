@@ -19,6 +19,8 @@ export interface RequestState {
   rateLimitPolicy?: 'per-key' | 'per-address';
   /** The key's principal and the project its path names, once the key has been checked and counted. */
   authenticated?: Authenticated;
+  /** The entity tag of the task the answer carries (server/tasks/etag.ts), sent as ETag. */
+  etag?: string;
   /** Gives back the answer memory a large page reserved (server/api/answer-memory.ts). */
   releaseMemory?: () => void;
 }

@@ -29,8 +29,14 @@ export function responseHeaders(state: RequestState, status: number): Record<str
     ...CORS_HEADERS,
     ...(status === 401 && { 'WWW-Authenticate': 'Bearer' }),
     ...(status === 503 && { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) }),
+    ...(state.etag && (status < 300 || status === 304) && { ETag: state.etag }),
     ...rateLimitHeaders(state, status),
   };
+}
+
+/** 304 Not Modified: the client's copy is current; the headers of a 200, no body (RFC 9110 section 15.4.5). */
+export function notModifiedResponse(state: RequestState): Response {
+  return new Response(null, { status: 304, headers: responseHeaders(state, 304) });
 }
 
 /** The answer to OPTIONS on a known path: a CORS preflight, or a client asking what it may do. */
