@@ -9,6 +9,7 @@ import { taskCondition, taskWhere } from './locate';
 import { checkReferences } from './references';
 import { loadTask } from './load';
 import { toTask } from './shape';
+import { stampChange } from './stamp';
 
 /** Partial update: omitted fields stay, null clears, a list replaces the whole list; `ifMatch` as lockIfMatch says. */
 export async function updateTask(
@@ -40,10 +41,11 @@ export async function updateTask(
     changes.category = status.category;
   }
   const row = await db.$transaction(async (tx) => {
+    const updatedAt = await stampChange(tx, project.id);
     if (ifMatch) await lockIfMatch(tx, project, condition, ifMatch);
-    // Updating the row first locks it, so concurrent updates of the same task
-    // replace its lists one after the other instead of merging them.
-    const task = await tx.task.update({ where, data: { ...changes, updatedAt: new Date() }, select: { id: true } }).catch((error) => {
+    // Updating the row before its lists locks it, so concurrent updates of the same
+    // task replace its lists one after the other instead of merging them.
+    const task = await tx.task.update({ where, data: { ...changes, updatedAt }, select: { id: true } }).catch((error) => {
       if (isRecordMissing(error)) throw notFound(TASK_NOT_FOUND);
       throw error;
     });

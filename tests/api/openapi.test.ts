@@ -64,7 +64,7 @@ describe('GET /v1/public/openapi.json', () => {
     expect(document.servers).toEqual([{ url: `${env().appUrl}/v1/public` }]);
   });
 
-  it('describes exactly the twelve operations', () => {
+  it('describes exactly the twelve operations and the deleted-tasks list', () => {
     expect(
       operations()
         .map(([name]) => name)
@@ -144,6 +144,7 @@ describe('GET /v1/public/openapi.json', () => {
     expect(with400).toEqual(
       [
         'GET /{projectSlug}/tasks',
+        'GET /{projectSlug}/tasks/deleted',
         'POST /{projectSlug}/tasks',
         'PATCH /{projectSlug}/tasks/{taskId}',
         'POST /{projectSlug}/tasks/{taskId}/comments',

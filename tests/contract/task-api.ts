@@ -69,12 +69,32 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise.
+         * @description Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise. To poll for changes: `sort=updatedAt&order=asc`, then `after` = the `meta.nextCursor` of the answer before; pages so read neither miss nor repeat a task while tasks change.
          */
         get: operations["tasks-list"];
         put?: never;
         /** Create a task */
         post: operations["tasks-create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/{projectSlug}/tasks/deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List deleted tasks
+         * @description Extension: the tasks deleted in the last 30 days (subtasks deleted with their parent included), oldest deletion first, so a poller learns that a task it knew is gone. Read on with `after` = `meta.nextCursor`.
+         */
+        get: operations["tasks-deleted"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -277,6 +297,29 @@ export interface components {
             /** @description ceil(total / limit) */
             totalPages: number;
             hasMore: boolean;
+            /** @description Extension, with `sort=updatedAt&order=asc` only: pass it as `after` to read on from the last task of this page (or, on the last page, to poll for what changes next). Null when there is nothing to read on from. */
+            nextCursor?: string | null;
+        };
+        DeletedTaskList: {
+            /** @description Oldest deletion first */
+            deleted: components["schemas"]["DeletedTask"][];
+            meta: {
+                hasMore: boolean;
+                /** @description Pass it as `after` to read on (or to poll for later deletions); null when there is nothing to read on from */
+                nextCursor: string | null;
+            };
+        };
+        DeletedTask: {
+            /** Format: uuid */
+            id: string;
+            /** @example WEB-12 */
+            externalId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
+             * @example 2026-01-31T17:00:00.000Z
+             */
+            deletedAt: string;
         };
         Success: {
             /** @constant */
@@ -687,6 +730,8 @@ export interface operations {
                 labelId?: string;
                 sort?: "createdAt" | "updatedAt" | "dueDate" | "priority";
                 order?: "asc" | "desc";
+                updatedSince?: string;
+                after?: string;
             };
             header?: never;
             path: {
@@ -712,7 +757,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskList"];
                 };
             };
-            /** @description `page: must be a whole number >= 1`, `limit: must be a whole number from 1 to 100`, `statusId: must be a UUID` */
+            /** @description `page: must be a whole number >= 1`, `limit: must be a whole number from 1 to 100`, `statusId: must be a UUID`, `updatedSince: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `after: must be a cursor from meta.nextCursor`, `after: needs sort=updatedAt and order=asc` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -931,6 +976,132 @@ export interface operations {
             };
             /** @description `Content-Type must be application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "tasks-deleted": {
+        parameters: {
+            query?: {
+                since?: string;
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Slug of the project */
+                projectSlug: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletedTaskList"];
+                };
+            };
+            /** @description `since: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `after: must be a cursor from meta.nextCursor`, `limit: must be a whole number from 1 to 1000` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Missing required scope: task:read`, `API key does not have access to project <slug>` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Project not found` */
+            404: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

@@ -4,6 +4,7 @@ import { createTask } from '../../tasks/create';
 import { deleteTask } from '../../tasks/delete';
 import { getTask, TASK_NOT_FOUND } from '../../tasks/get';
 import { listTasks } from '../../tasks/list';
+import { listDeletedTasks } from '../../tasks/deleted';
 import { updateTask } from '../../tasks/update';
 import { taskEtag, TASK_CHANGED } from '../../tasks/etag';
 import type { Task } from '../../tasks/shape';
@@ -12,8 +13,8 @@ import { ifMatch } from '../conditional';
 import { removeStoredFiles } from '../../storage/storage';
 import { operation } from '../operation';
 import { successSchema } from '../../schemas/common';
-import { MAX_TITLE, taskListSchema, taskSchema } from '../../schemas/task';
-import { createTaskInput, listTasksInput, taskInput, updateTaskInput } from '../inputs';
+import { deletedTaskListSchema, MAX_DELETED_PAGE, MAX_TITLE, taskListSchema, taskSchema } from '../../schemas/task';
+import { createTaskInput, deletedTasksInput, listTasksInput, taskInput, updateTaskInput } from '../inputs';
 import { projectProcedure, router } from '../trpc';
 
 const taskNotFound = { 404: [TASK_NOT_FOUND] };
@@ -33,13 +34,47 @@ export const tasksRouter = router({
       operation('GET', '/{projectSlug}/tasks', {
         summary: 'List tasks',
         tag: 'Tasks',
-        description: 'Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise.',
-        errors: { 400: ['page: must be a whole number >= 1', 'limit: must be a whole number from 1 to 100', 'statusId: must be a UUID'] },
+        description:
+          'Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise. ' +
+          'To poll for changes: `sort=updatedAt&order=asc`, then `after` = the `meta.nextCursor` of the answer before; ' +
+          'pages so read neither miss nor repeat a task while tasks change.',
+        errors: {
+          400: [
+            'page: must be a whole number >= 1',
+            'limit: must be a whole number from 1 to 100',
+            'statusId: must be a UUID',
+            'updatedSince: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z',
+            'after: must be a cursor from meta.nextCursor',
+            'after: needs sort=updatedAt and order=asc',
+          ],
+        },
       }),
     )
     .input(listTasksInput)
     .output(taskListSchema)
     .query(({ ctx, input }) => listTasks(db(), ctx.project, input, (bytes) => reserveAnswerMemory(ctx.state, bytes))),
+
+  // Before `get`: routes match in registration order, and `deleted` would otherwise be read as a task id.
+  deleted: projectProcedure('task:read')
+    .meta(
+      operation('GET', '/{projectSlug}/tasks/deleted', {
+        summary: 'List deleted tasks',
+        tag: 'Tasks',
+        description:
+          'Extension: the tasks deleted in the last 30 days (subtasks deleted with their parent included), oldest deletion ' +
+          'first, so a poller learns that a task it knew is gone. Read on with `after` = `meta.nextCursor`.',
+        errors: {
+          400: [
+            'since: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z',
+            'after: must be a cursor from meta.nextCursor',
+            `limit: must be a whole number from 1 to ${MAX_DELETED_PAGE}`,
+          ],
+        },
+      }),
+    )
+    .input(deletedTasksInput)
+    .output(deletedTaskListSchema)
+    .query(({ ctx, input }) => listDeletedTasks(db(), ctx.project, input)),
 
   get: projectProcedure('task:read')
     .meta(
