@@ -12,7 +12,7 @@ const CORS_HEADERS = {
   'Access-Control-Expose-Headers':
     'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, WWW-Authenticate, ETag',
 };
-const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type';
+const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type, If-Match, If-None-Match';
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 // A restarted database is usually back within seconds; the pool reconnects on the next request.
 const UNAVAILABLE_RETRY_AFTER_S = 5;
