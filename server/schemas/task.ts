@@ -94,7 +94,7 @@ export const changeCursor = () =>
     })
     .meta({
       description: 'Extension: an opaque cursor from `meta.nextCursor`',
-      example: 'MjAyNi0wMS0zMVQxNzowMDowMC4wMDBaIDBiN2YzYzVlLTg1YTEtNGQ2ZS05YTNiLTVjMmYxZTdkOWE0MA',
+      example: 'MjAyNi0wMS0zMVQxNzowMDowMC4wMDBaIDBiN2YzYzVlLThhNTEtNGQ2ZS05YTNiLTVjMmYxZTdkOWE0MA',
     });
 
 /** The list's query; the API adds the project's path parameter. */
