@@ -9,6 +9,7 @@ export type AppErrorKind =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'precondition_failed'
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'too_many_requests'

@@ -5,7 +5,7 @@ import { AppError, forbidden, notFound } from '../errors';
 import type { Scope } from '../keys/scopes';
 import type { ProjectRef } from '../projects/types';
 import { logEvent } from '../log';
-import type { RateLimitDecision } from '../ratelimit/limiter';
+import type { MeteredDecision, RateLimitDecision } from '../ratelimit/limiter';
 import { limits } from '../ratelimit/limits';
 import { INVALID_KEY, missingScope, outsideProjectScope, PROJECT_NOT_FOUND, TOO_MANY_REQUESTS } from './messages';
 
@@ -15,8 +15,12 @@ export interface RequestState {
   clientAddress: string;
   headers: Headers;
   rateLimit?: RateLimitDecision;
+  /** The name of the limit `rateLimit` was decided by, for the RateLimit-Policy and RateLimit fields. */
+  rateLimitPolicy?: 'per-key' | 'per-address';
   /** The key's principal and the project its path names, once the key has been checked and counted. */
   authenticated?: Authenticated;
+  /** The entity tag of the task the answer carries (server/tasks/etag.ts), sent as ETag. */
+  etag?: string;
   /** Gives back the answer memory a large page reserved (server/api/answer-memory.ts). */
   releaseMemory?: () => void;
 }
@@ -33,7 +37,7 @@ interface Authenticated {
 
 // Addresses over the bad-key limit, answered without asking the limiter's store
 // until their window ends; swept past this size, so many addresses cannot grow it for ever.
-const blockedAddresses = new Map<string, RateLimitDecision>();
+const blockedAddresses = new Map<string, MeteredDecision>();
 const BLOCKED_SWEEP_SIZE = 10_000;
 
 /**
@@ -65,6 +69,7 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
 async function authenticate(state: RequestState, projectSlug: string): Promise<Authenticated> {
   const found = await findKey(state, projectSlug);
   state.rateLimit = await limits().perKey.limit(found.principal.keyId);
+  state.rateLimitPolicy = 'per-key';
   if (!state.rateLimit.success) throw new AppError('too_many_requests', TOO_MANY_REQUESTS);
   markKeyUsed(db(), found.principal.keyId, (error) => logEvent('error', 'api_key.mark_used_failed', { error }));
   return found;
@@ -98,10 +103,11 @@ async function refuseBadKey(state: RequestState): Promise<never> {
   }
   if (decision.success) throw new AppError('unauthorized', INVALID_KEY);
   state.rateLimit = decision;
+  state.rateLimitPolicy = 'per-address';
   throw new AppError('too_many_requests', TOO_MANY_REQUESTS);
 }
 
-function remember(address: string, decision: RateLimitDecision): void {
+function remember(address: string, decision: MeteredDecision): void {
   if (blockedAddresses.size >= BLOCKED_SWEEP_SIZE) {
     const now = Date.now();
     for (const [blocked, { reset }] of blockedAddresses) if (reset <= now) blockedAddresses.delete(blocked);

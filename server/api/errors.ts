@@ -17,6 +17,7 @@ const STATUS: Record<AppErrorKind, number> = {
   not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   too_many_requests: 429,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { createTaskFields, listTasksQuery, updateTaskFields } from '../schemas/task';
+import { checkListQuery, createTaskFields, deletedTasksQuery, listTasksQuery, updateTaskFields } from '../schemas/task';
 import { addCommentFields } from '../schemas/comment';
 import { inlineFileFields } from '../schemas/attachment';
 import { uuid } from '../schemas/common';
@@ -19,7 +19,8 @@ export const taskPath = {
 
 export const projectInput = z.object(projectPath);
 export const taskInput = z.object(taskPath);
-export const listTasksInput = listTasksQuery.extend(projectPath);
+export const listTasksInput = listTasksQuery.extend(projectPath).superRefine(checkListQuery);
+export const deletedTasksInput = deletedTasksQuery.extend(projectPath);
 export const createTaskInput = createTaskFields.extend(projectPath);
 export const updateTaskInput = updateTaskFields.extend(taskPath);
 export const addCommentInput = addCommentFields.extend(taskPath);

@@ -22,7 +22,10 @@ in the workspace settings.
 
 Every error has the body \`{statusCode, message}\`. Each key may make ${perMinute} requests per minute (sliding window);
 every keyed response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`
-(Unix seconds), and a 429 carries \`Retry-After\` in seconds.
+(Unix seconds), and the IETF fields (draft-ietf-httpapi-ratelimit-headers) \`RateLimit-Policy: "per-key";q=${perMinute};w=60\`
+and \`RateLimit: "per-key";r=<remaining>;t=<seconds to reset>\`; a 429 carries \`Retry-After\` in seconds. While the
+limiter's store is unreachable requests are served without limits and the remaining figures
+(\`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\`, \`RateLimit\`) are left out.
 
 AI agents can use the same operations as the tools of this server's MCP server at \`/v1/mcp\` (Streamable HTTP), with the
 same keys, scopes and rate limit: \`claude mcp add --transport http task-api <app URL>/v1/mcp --header "Authorization: Bearer <key>"\`.
@@ -42,18 +45,56 @@ const TAGS = [
 
 type Header = { description: string; schema: { type: 'integer' | 'string' } };
 type Response = { description: string; headers?: Record<string, { $ref: string }>; content?: Record<string, unknown> };
-type Operation = { responses: Record<string, Response>; requestBody?: unknown; security?: unknown };
+type Operation = { responses: Record<string, Response>; requestBody?: unknown; security?: unknown; parameters?: unknown[] };
 
 const HEADERS: Record<string, Header> = {
   'X-Request-Id': { description: 'Identifies the request in the server log', schema: { type: 'string' } },
   'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key', schema: { type: 'integer' } },
-  'X-RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'integer' } },
-  'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends', schema: { type: 'integer' } },
+  'X-RateLimit-Remaining': {
+    description: "Requests left in the current window; absent while the limiter's store is unreachable",
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: "Unix time (seconds) at which the current window ends; absent while the limiter's store is unreachable",
+    schema: { type: 'integer' },
+  },
+  'RateLimit-Policy': {
+    description: 'The limit as draft-ietf-httpapi-ratelimit-headers writes it: `"per-key";q=<requests>;w=<seconds>`',
+    schema: { type: 'string' },
+  },
+  RateLimit: {
+    description:
+      'What remains of the limit: `"per-key";r=<requests left>;t=<seconds to the window\'s end>`; absent while the limiter\'s store is unreachable',
+    schema: { type: 'string' },
+  },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
   'WWW-Authenticate': { description: 'The authentication scheme to use: `Bearer`', schema: { type: 'string' } },
+  ETag: {
+    description: 'Strong entity tag of the task as answered; it changes whenever anything in the answer changes',
+    schema: { type: 'string' },
+  },
+};
+
+const PRECONDITIONS = {
+  'If-None-Match': {
+    name: 'If-None-Match',
+    in: 'header',
+    required: false,
+    description: 'ETags of copies the client holds (or `*`), compared weakly: if the task still has one, 304 without a body',
+    schema: { type: 'string', example: '"3q2-7wEjZl4PjUp2Jd_WdtQaR9w1pqLy"' },
+  },
+  'If-Match': {
+    name: 'If-Match',
+    in: 'header',
+    required: false,
+    description:
+      'ETags the task must still have (or `*`: any existing task), compared strongly; else 412 and nothing changes. ' +
+      'The comparison and the write are one step: of two writes sent with one ETag, one wins and the other gets 412.',
+    schema: { type: 'string', example: '"3q2-7wEjZl4PjUp2Jd_WdtQaR9w1pqLy"' },
+  },
 };
 const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
-const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
 
 let cached: { key: string; document: OpenAPIObject } | undefined;
 
@@ -89,6 +130,7 @@ export function openApiDocument(): OpenAPIObject {
       const meta = metaByPath.get(`${method} ${path}`);
       if (!meta?.scope) throw new Error(`No scope for ${method.toUpperCase()} ${path}`);
       operation.responses = responses(operation, meta);
+      if (meta.precondition) (operation.parameters ??= []).push(PRECONDITIONS[meta.precondition]);
       // A key may be sent in either header; OpenAPI lists alternatives as separate requirements.
       operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
       if (method === 'post' && path.endsWith('/attachments')) operation.requestBody = uploadBody;
@@ -108,7 +150,14 @@ function responses(operation: Operation, meta: PublicMeta): Record<string, Respo
   const result: Record<string, Response> = {};
   for (const [code, response] of Object.entries(operation.responses)) {
     if (Number(code) >= 400) continue;
-    result[String(meta.successStatus ?? Number(code))] = { ...response, headers: headerRefs('X-Request-Id', ...RATE_LIMIT) };
+    const headers = headerRefs('X-Request-Id', ...RATE_LIMIT, ...(meta.etag ? ['ETag'] : []));
+    result[String(meta.successStatus ?? Number(code))] = { ...response, headers };
+  }
+  if (meta.precondition === 'If-None-Match') {
+    result['304'] = {
+      description: 'Not Modified: the task still has an ETag that `If-None-Match` names. No body.',
+      headers: headerRefs('X-Request-Id', ...RATE_LIMIT, 'ETag'),
+    };
   }
   const errors = meta.errors ?? {};
   const keyed = ['X-Request-Id', ...RATE_LIMIT];
@@ -116,6 +165,7 @@ function responses(operation: Operation, meta: PublicMeta): Record<string, Respo
   result['401'] = errorResponse(401, [INVALID_KEY], ['X-Request-Id', 'WWW-Authenticate']);
   result['403'] = errorResponse(403, [missingScope(meta.scope!), outsideProjectScope('<slug>')], keyed);
   result['404'] = errorResponse(404, [PROJECT_NOT_FOUND, ...(errors[404] ?? [])], keyed);
+  if (errors[412]) result['412'] = errorResponse(412, errors[412], keyed, 'Precondition Failed: `If-Match` names no ETag the task has');
   if (errors[413]) result['413'] = errorResponse(413, errors[413], keyed);
   if (errors[415]) result['415'] = errorResponse(415, errors[415], keyed);
   result['429'] = errorResponse(429, [TOO_MANY_REQUESTS], [...keyed, 'Retry-After']);

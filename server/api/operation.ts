@@ -4,10 +4,20 @@ import { routerProcedures } from '../vendor/trpc-router-procedures';
 import { BODY_NOT_JSON, BODY_NOT_OBJECT, BODY_TOO_LARGE, BODY_TOO_MANY_VALUES, JSON_CONTENT_TYPE, unknownFields } from './messages';
 
 /** Statuses an operation may add to those every operation can answer (see openapi.ts). */
-export type OperationErrors = Partial<Record<400 | 404 | 413 | 415, string[]>>;
+export type OperationErrors = Partial<Record<400 | 404 | 412 | 413 | 415, string[]>>;
+
+/** The conditional request field an operation honours (RFC 9110): If-None-Match on reads, If-Match on writes. */
+export type Precondition = 'If-None-Match' | 'If-Match';
 
 /** `scope` is set by the procedure builder (server/api/trpc.ts), the rest by `operation`. */
-export type PublicMeta = OpenApiMeta<{ successStatus?: 200 | 201; scope?: Scope; errors?: OperationErrors }>;
+export type PublicMeta = OpenApiMeta<{
+  successStatus?: 200 | 201;
+  scope?: Scope;
+  errors?: OperationErrors;
+  /** The success answer carries the task's ETag. */
+  etag?: true;
+  precondition?: Precondition;
+}>;
 
 /** What any JSON body can be refused for, before its fields are looked at. */
 const JSON_BODY_ERRORS: OperationErrors = {
@@ -25,7 +35,16 @@ const JSON_BODY_ERRORS: OperationErrors = {
 export function operation(
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: `/${string}`,
-  options: { summary: string; tag: string; description?: string; successStatus?: 201; errors?: OperationErrors; multipart?: true },
+  options: {
+    summary: string;
+    tag: string;
+    description?: string;
+    successStatus?: 201;
+    errors?: OperationErrors;
+    multipart?: true;
+    etag?: true;
+    precondition?: Precondition;
+  },
 ): PublicMeta {
   const errors =
     method === 'POST' || method === 'PATCH'
@@ -34,6 +53,8 @@ export function operation(
   return {
     successStatus: options.successStatus,
     errors,
+    etag: options.etag,
+    precondition: options.precondition,
     openapi: {
       method,
       path,
@@ -47,7 +68,7 @@ export function operation(
 
 function mergeErrors(first: OperationErrors, second: OperationErrors): OperationErrors {
   const merged: OperationErrors = {};
-  for (const status of [400, 404, 413, 415] as const) {
+  for (const status of [400, 404, 412, 413, 415] as const) {
     const messages = [...(first[status] ?? []), ...(second[status] ?? [])];
     if (messages.length > 0) merged[status] = messages;
   }

@@ -9,7 +9,8 @@ import { answerError, INTERNAL_ERROR, type PublicError } from '../api/errors';
 import { isJson, parseJsonObject } from './json-body';
 import { callProcedure } from './openapi-caller';
 import { PUBLIC_API_PREFIX, normalizePath } from './paths';
-import { errorResponse, preflightResponse } from './respond';
+import { noneMatchFails } from '../api/conditional';
+import { errorResponse, notModifiedResponse, preflightResponse } from './respond';
 import { handleUpload, isUploadRoute } from './upload';
 
 // Descriptions may hold 100,000 characters of up to 4 bytes each, plus the rest.
@@ -66,6 +67,8 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
       body,
       state,
     });
+    // The whole gate ran and the request counted; a client whose copy is current gets no body.
+    if (response.ok && method === 'GET' && state.etag && noneMatchFails(req.headers, state.etag)) return notModifiedResponse(state);
     // A large answer gives back its memory budget once its JSON text has become bytes.
     if (response.ok) return state.releaseMemory ? await asBytes(response) : response;
     // Only the public shape leaves: the library's own fields (code, issues, stack) stay here.

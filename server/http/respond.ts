@@ -1,5 +1,5 @@
 import type { RequestState } from '../api/access';
-import { retryAfterSeconds, type RateLimitDecision } from '../ratelimit/limiter';
+import { retryAfterSeconds, WINDOW_MS } from '../ratelimit/limiter';
 import type { PublicError } from '../api/errors';
 
 /**
@@ -10,9 +10,9 @@ import type { PublicError } from '../api/errors';
 const CORS_HEADERS = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
-    'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, WWW-Authenticate',
+    'X-Request-Id, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit-Policy, RateLimit, Retry-After, WWW-Authenticate, ETag',
 };
-const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type';
+const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type, If-Match, If-None-Match';
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 // A restarted database is usually back within seconds; the pool reconnects on the next request.
 const UNAVAILABLE_RETRY_AFTER_S = 5;
@@ -29,8 +29,14 @@ export function responseHeaders(state: RequestState, status: number): Record<str
     ...CORS_HEADERS,
     ...(status === 401 && { 'WWW-Authenticate': 'Bearer' }),
     ...(status === 503 && { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) }),
-    ...rateLimitHeaders(state.rateLimit, status),
+    ...(state.etag && (status < 300 || status === 304) && { ETag: state.etag }),
+    ...rateLimitHeaders(state, status),
   };
+}
+
+/** 304 Not Modified: the client's copy is current; the headers of a 200, no body (RFC 9110 section 15.4.5). */
+export function notModifiedResponse(state: RequestState): Response {
+  return new Response(null, { status: 304, headers: responseHeaders(state, 304) });
 }
 
 /** The answer to OPTIONS on a known path: a CORS preflight, or a client asking what it may do. */
@@ -47,14 +53,26 @@ export function preflightResponse(state: RequestState, allow: string, allowedHea
   });
 }
 
-/** The headers every keyed response carries, 429s with Retry-After in seconds. */
-function rateLimitHeaders(decision: RateLimitDecision | undefined, statusCode: number): Record<string, string> {
+/**
+ * The headers every keyed response carries, 429s with Retry-After in seconds: the
+ * X-RateLimit-* trio, and the IETF fields (draft-ietf-httpapi-ratelimit-headers)
+ * `RateLimit-Policy: "per-key";q=60;w=60` and `RateLimit: "per-key";r=17;t=42`.
+ * A request the limiter could not count (its store unreachable) says only the
+ * policy: what remains of the window is not known, so no figure is given.
+ */
+function rateLimitHeaders(state: RequestState, statusCode: number): Record<string, string> {
+  const decision = state.rateLimit;
   if (!decision) return {};
+  const policy = `"${state.rateLimitPolicy ?? 'per-key'}"`;
   const headers: Record<string, string> = {
     'X-RateLimit-Limit': String(decision.limit),
-    'X-RateLimit-Remaining': String(decision.remaining),
-    'X-RateLimit-Reset': String(Math.ceil(decision.reset / 1000)),
+    'RateLimit-Policy': `${policy};q=${decision.limit};w=${WINDOW_MS / 1000}`,
   };
+  if ('unmetered' in decision) return headers;
+  const secondsLeft = Math.max(0, Math.ceil((decision.reset - Date.now()) / 1000));
+  headers['X-RateLimit-Remaining'] = String(decision.remaining);
+  headers['X-RateLimit-Reset'] = String(Math.ceil(decision.reset / 1000));
+  headers.RateLimit = `${policy};r=${decision.remaining};t=${secondsLeft}`;
   if (statusCode === 429) headers['Retry-After'] = String(retryAfterSeconds(decision));
   return headers;
 }

@@ -74,6 +74,7 @@ async function callTool(entry: ApiTool, args: Record<string, unknown>, request: 
 /** `404 Task not found`; a 429 says how long to wait, as the REST answer's Retry-After does. */
 function errorText(failure: PublicError, state: RequestState): string {
   const text = `${failure.statusCode} ${failure.message}`;
-  if (failure.statusCode === 429 && state.rateLimit) return `${text}: retry after ${retryAfterSeconds(state.rateLimit)} seconds`;
+  if (failure.statusCode === 429 && state.rateLimit && !('unmetered' in state.rateLimit))
+    return `${text}: retry after ${retryAfterSeconds(state.rateLimit)} seconds`;
   return text;
 }

@@ -5,7 +5,7 @@ import { askPrimary, countsInPrimary } from './cluster';
 import { createMemorySlidingWindow } from './memory';
 import { createRedisScriptTransport } from '../vendor/upstash-ratelimit-on-redis';
 
-export interface RateLimitDecision {
+export interface MeteredDecision {
   success: boolean;
   limit: number;
   remaining: number;
@@ -13,8 +13,17 @@ export interface RateLimitDecision {
   reset: number;
 }
 
+/** Served without being counted: the store could not be asked, so what remains is not known. */
+export interface UnmeteredDecision {
+  success: true;
+  limit: number;
+  unmetered: true;
+}
+
+export type RateLimitDecision = MeteredDecision | UnmeteredDecision;
+
 /** How long a refused caller should wait, in whole seconds (at least 1), as Retry-After says it. */
-export function retryAfterSeconds(decision: RateLimitDecision, now = Date.now()): number {
+export function retryAfterSeconds(decision: Pick<MeteredDecision, 'reset'>, now = Date.now()): number {
   return Math.max(1, Math.ceil((decision.reset - now) / 1000));
 }
 
@@ -62,7 +71,8 @@ export function createLimiter(choice: LimiterChoice, options: LimiterOptions): L
     async limit(identifier) {
       try {
         const result = await ratelimit.limit(identifier);
-        if (result.reason === 'timeout') options.onStoreFailure(new Error('rate limit store timed out'));
+        // The library's timeout answer is allowed with made-up figures (limit 0, reset 0).
+        if (result.reason === 'timeout') return allowed(new Error('rate limit store timed out'), options);
         return { success: result.success, limit: result.limit, remaining: result.remaining, reset: result.reset };
       } catch (error) {
         return allowed(error, options);
@@ -71,7 +81,7 @@ export function createLimiter(choice: LimiterChoice, options: LimiterOptions): L
   };
 }
 
-function allowed(error: unknown, options: LimiterOptions): RateLimitDecision {
+function allowed(error: unknown, options: LimiterOptions): UnmeteredDecision {
   options.onStoreFailure(error);
-  return { success: true, limit: options.perMinute, remaining: options.perMinute, reset: Date.now() + WINDOW_MS };
+  return { success: true, limit: options.perMinute, unmetered: true };
 }

@@ -1,4 +1,4 @@
-import type { Limiter } from './limiter';
+import type { Limiter, MeteredDecision } from './limiter';
 
 /**
  * In-process sliding window with @upstash/ratelimit's arithmetic: the previous
@@ -8,7 +8,7 @@ import type { Limiter } from './limiter';
 export function createMemorySlidingWindow(tokens: number, windowMs: number): Limiter {
   const counts = new Map<string, { window: number; current: number; previous: number }>();
   return {
-    async limit(identifier) {
+    async limit(identifier): Promise<MeteredDecision> {
       const now = Date.now();
       const window = Math.floor(now / windowMs);
       const entry = counts.get(identifier) ?? { window, current: 0, previous: 0 };

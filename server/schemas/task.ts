@@ -45,6 +45,15 @@ export const paginationSchema = z
     limit: z.number().int(),
     totalPages: z.number().int().meta({ description: 'ceil(total / limit)' }),
     hasMore: z.boolean(),
+    nextCursor: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({
+        description:
+          'Extension, with `sort=updatedAt&order=asc` only: pass it as `after` to read on from the last task of this page ' +
+          '(or, on the last page, to poll for what changes next). Null when there is nothing to read on from.',
+      }),
   })
   .meta({ id: 'PaginationMeta' });
 
@@ -54,6 +63,39 @@ const wholeNumber = (rule: string) =>
   z.number({ error: `must be a whole number ${rule}` }).int({ error: `must be a whole number ${rule}` });
 
 export const SORT_FIELDS = ['createdAt', 'updatedAt', 'dueDate', 'priority'] as const;
+
+const CURSOR = 'must be a cursor from meta.nextCursor';
+const CURSOR_TEXT = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z) ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+/** A place in an order by change time: (updatedAt or deletedAt, id). Times have the columns' millisecond precision, so exact. */
+export interface ChangeCursor {
+  at: Date;
+  id: string;
+}
+
+export function encodeCursor(cursor: ChangeCursor): string {
+  return Buffer.from(`${cursor.at.toISOString()} ${cursor.id}`).toString('base64url');
+}
+
+/** An opaque cursor (base64url of the time and the id), as encodeCursor wrote it. */
+export const changeCursor = () =>
+  z
+    .string()
+    .max(100, CURSOR)
+    .regex(/^[A-Za-z0-9_-]+$/, CURSOR)
+    .transform((value, context): ChangeCursor => {
+      const match = CURSOR_TEXT.exec(Buffer.from(value, 'base64url').toString('latin1'));
+      const at = new Date(match?.[1] ?? NaN);
+      if (!match || Number.isNaN(at.getTime())) {
+        context.addIssue({ code: 'custom', message: CURSOR });
+        return z.NEVER;
+      }
+      return { at, id: match[2]! };
+    })
+    .meta({
+      description: 'Extension: an opaque cursor from `meta.nextCursor`',
+      example: 'MjAyNi0wMS0zMVQxNzowMDowMC4wMDBaIDBiN2YzYzVlLThhNTEtNGQ2ZS05YTNiLTVjMmYxZTdkOWE0MA',
+    });
 
 /** The list's query; the API adds the project's path parameter. */
 export const listTasksQuery = z.object({
@@ -81,8 +123,28 @@ export const listTasksQuery = z.object({
     .default('createdAt')
     .meta({ description: 'Extension: sort field. Ties are broken by id.' }),
   order: z.enum(['asc', 'desc'], { error: 'must be one of asc, desc' }).default('desc').meta({ description: 'Extension: sort direction' }),
+  updatedSince: dateTimeInput()
+    .meta({ description: 'Extension: only tasks changed after this time (exclusive); ISO 8601 date-time with a time zone' })
+    .optional(),
+  after: changeCursor()
+    .meta({
+      description:
+        'Extension, with `sort=updatedAt&order=asc` only: the tasks after this place, from an earlier `meta.nextCursor`; ' +
+        'pages so read neither miss nor repeat a task while tasks change (see the README on polling)',
+    })
+    .optional(),
 });
 export type ListTasksQuery = z.infer<typeof listTasksQuery>;
+
+/** Whether a list is in change order, where `after` and `meta.nextCursor` apply. */
+export const inChangeOrder = (query: Pick<ListTasksQuery, 'sort' | 'order'>) => query.sort === 'updatedAt' && query.order === 'asc';
+
+/** Rules across the list's parameters, checked once each is valid alone. */
+export function checkListQuery(query: ListTasksQuery, context: z.RefinementCtx): void {
+  if (query.after === undefined) return;
+  if (!inChangeOrder(query)) context.addIssue({ code: 'custom', path: ['after'], message: 'needs sort=updatedAt and order=asc' });
+  else if (query.page !== 1) context.addIssue({ code: 'custom', path: ['after'], message: 'cannot be combined with page' });
+}
 
 const title = text()
   .transform((value) => value.trim())
@@ -136,3 +198,38 @@ export const updateTaskFields = z.strictObject({
   labelIds: idList(MAX_LABELS, 'labels').optional().meta({ description: 'Replaces the whole list; [] removes all' }),
 });
 export type UpdateTaskFields = z.infer<typeof updateTaskFields>;
+
+export const MAX_DELETED_PAGE = 1_000;
+
+/** The deleted-tasks list's query; the API adds the project's path parameter. */
+export const deletedTasksQuery = z.object({
+  since: dateTimeInput()
+    .meta({ description: 'Only tasks deleted after this time (exclusive); ISO 8601 date-time with a time zone' })
+    .optional(),
+  after: changeCursor().meta({ description: 'The deletions after this place, from an earlier `meta.nextCursor`' }).optional(),
+  limit: wholeNumber(`from 1 to ${MAX_DELETED_PAGE}`)
+    .min(1, `must be a whole number from 1 to ${MAX_DELETED_PAGE}`)
+    .max(MAX_DELETED_PAGE, `must be a whole number from 1 to ${MAX_DELETED_PAGE}`)
+    .default(100),
+});
+export type DeletedTasksQuery = z.infer<typeof deletedTasksQuery>;
+
+export const deletedTaskSchema = z
+  .object({
+    id: z.uuid(),
+    externalId: z.string().meta({ example: 'WEB-12' }),
+    deletedAt: dateTime(),
+  })
+  .meta({ id: 'DeletedTask' });
+
+export const deletedTaskListSchema = z
+  .object({
+    deleted: z.array(deletedTaskSchema).meta({ description: 'Oldest deletion first' }),
+    meta: z.object({
+      hasMore: z.boolean(),
+      nextCursor: z.string().nullable().meta({
+        description: 'Pass it as `after` to read on (or to poll for later deletions); null when there is nothing to read on from',
+      }),
+    }),
+  })
+  .meta({ id: 'DeletedTaskList' });

@@ -17,11 +17,13 @@ export async function createTask(db: Db, workspaceId: string, project: ProjectRe
       select: { id: true, category: true },
     }));
   const row = await db.$transaction(async (tx) => {
-    const number = await nextTaskNumber(tx, project.id);
+    const { number, changedAt } = await nextTaskNumber(tx, project.id);
     const { id } = await tx.task.create({
       data: {
         projectId: project.id,
         number,
+        createdAt: changedAt,
+        updatedAt: changedAt,
         title: input.title,
         description: input.description ?? null,
         priority: input.priority ?? 'none',

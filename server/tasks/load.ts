@@ -15,6 +15,15 @@ export async function loadTaskWhere(db: Reader, condition: Prisma.Sql): Promise<
   return row ?? null;
 }
 
+/**
+ * As loadTaskWhere, and locks the task's row until the transaction ends: what a
+ * conditional write compares is what it changes.
+ */
+export async function loadTaskForUpdate(tx: Reader, condition: Prisma.Sql): Promise<TaskRow | null> {
+  const [row] = await tx.$queryRaw<TaskRow[]>`SELECT ${TASK_COLUMNS} FROM task t WHERE ${condition} LIMIT 1 FOR UPDATE OF t`;
+  return row ?? null;
+}
+
 /** These tasks with their relations, in the order of `ids`, in one statement. */
 export async function loadTasks(db: Reader, ids: string[]): Promise<TaskRow[]> {
   if (ids.length === 0) return [];

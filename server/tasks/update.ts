@@ -3,16 +3,26 @@ import type { UpdateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { isRecordMissing, notFound } from '../errors';
+import { checkPrecondition, lockIfMatch, type EtagCondition } from './etag';
 import { getTask, TASK_NOT_FOUND } from './get';
-import { taskWhere } from './locate';
+import { taskCondition, taskWhere } from './locate';
 import { checkReferences } from './references';
 import { loadTask } from './load';
 import { toTask } from './shape';
+import { stampChange } from './stamp';
 
-/** Partial update: omitted fields stay, null clears, a list replaces the whole list. */
-export async function updateTask(db: Db, workspaceId: string, project: ProjectRef, taskId: string, input: UpdateTaskFields) {
+/** Partial update: omitted fields stay, null clears, a list replaces the whole list; `ifMatch` as lockIfMatch says. */
+export async function updateTask(
+  db: Db,
+  workspaceId: string,
+  project: ProjectRef,
+  taskId: string,
+  input: UpdateTaskFields,
+  ifMatch?: EtagCondition,
+) {
   const where = taskWhere(project, taskId);
-  if (!where) throw notFound(TASK_NOT_FOUND);
+  const condition = taskCondition(project, taskId);
+  if (!where || !condition) throw notFound(TASK_NOT_FOUND);
   const changes: Prisma.TaskUncheckedUpdateInput = {};
   if (input.title !== undefined) changes.title = input.title;
   if (input.description !== undefined) changes.description = input.description;
@@ -20,7 +30,9 @@ export async function updateTask(db: Db, workspaceId: string, project: ProjectRe
   if (input.dueDate !== undefined) changes.dueDate = input.dueDate;
   const touchesLists = input.assigneeIds !== undefined || input.labelIds !== undefined;
   if (Object.keys(changes).length === 0 && input.statusId === undefined && !touchesLists) {
-    return getTask(db, project, taskId);
+    const task = await getTask(db, project, taskId);
+    checkPrecondition(task, ifMatch);
+    return task;
   }
 
   const { status } = await checkReferences(db, workspaceId, project, input);
@@ -29,9 +41,11 @@ export async function updateTask(db: Db, workspaceId: string, project: ProjectRe
     changes.category = status.category;
   }
   const row = await db.$transaction(async (tx) => {
-    // Updating the row first locks it, so concurrent updates of the same task
-    // replace its lists one after the other instead of merging them.
-    const task = await tx.task.update({ where, data: { ...changes, updatedAt: new Date() }, select: { id: true } }).catch((error) => {
+    const updatedAt = await stampChange(tx, project.id);
+    if (ifMatch) await lockIfMatch(tx, project, condition, ifMatch);
+    // Updating the row before its lists locks it, so concurrent updates of the same
+    // task replace its lists one after the other instead of merging them.
+    const task = await tx.task.update({ where, data: { ...changes, updatedAt }, select: { id: true } }).catch((error) => {
       if (isRecordMissing(error)) throw notFound(TASK_NOT_FOUND);
       throw error;
     });

@@ -15,7 +15,16 @@ describe('CORS, as GitHub answers it', () => {
       expect(response.headers.get('access-control-allow-origin')).toBe('*');
       expect(response.headers.get('access-control-allow-credentials')).toBeNull();
       expect(response.headers.get('access-control-expose-headers')?.split(', ')).toEqual(
-        expect.arrayContaining(['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After']),
+        expect.arrayContaining([
+          'X-Request-Id',
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+          'RateLimit-Policy',
+          'RateLimit',
+          'Retry-After',
+          'ETag',
+        ]),
       );
     }
   });
@@ -33,7 +42,7 @@ describe('CORS, as GitHub answers it', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, PATCH, DELETE, HEAD, OPTIONS');
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, X-API-Key, Content-Type');
+    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, X-API-Key, Content-Type, If-Match, If-None-Match');
     expect(response.headers.get('access-control-max-age')).toBe('86400');
     expect(response.headers.get('allow')).toBe('GET, PATCH, DELETE, HEAD, OPTIONS');
   });

@@ -64,7 +64,7 @@ describe('GET /v1/public/openapi.json', () => {
     expect(document.servers).toEqual([{ url: `${env().appUrl}/v1/public` }]);
   });
 
-  it('describes exactly the twelve operations', () => {
+  it('describes exactly the twelve operations and the deleted-tasks list', () => {
     expect(
       operations()
         .map(([name]) => name)
@@ -144,6 +144,7 @@ describe('GET /v1/public/openapi.json', () => {
     expect(with400).toEqual(
       [
         'GET /{projectSlug}/tasks',
+        'GET /{projectSlug}/tasks/deleted',
         'POST /{projectSlug}/tasks',
         'PATCH /{projectSlug}/tasks/{taskId}',
         'POST /{projectSlug}/tasks/{taskId}/comments',
@@ -219,9 +220,39 @@ describe('GET /v1/public/openapi.json', () => {
 
   it('the three POSTs answer 201, every other operation 200', () => {
     for (const [name, operation] of operations()) {
-      const success = Object.keys(operation.responses).filter((status) => Number(status) < 400);
+      const success = Object.keys(operation.responses).filter((status) => Number(status) < 300);
       expect(success, name).toEqual([CREATED.includes(name) ? '201' : '200']);
     }
+  });
+
+  it('get, create and update carry the ETag; get honours If-None-Match with a 304, update and delete If-Match with a 412', () => {
+    const find = (name: string) => operations().find(([n]) => n === name)![1];
+    const headerNames = (response: any) => Object.keys(response.headers ?? {});
+    const parameterNames = (operation: any) => (operation.parameters ?? []).filter((p: any) => p.in === 'header').map((p: any) => p.name);
+    const get = find('GET /{projectSlug}/tasks/{taskId}');
+    const update = find('PATCH /{projectSlug}/tasks/{taskId}');
+    const remove = find('DELETE /{projectSlug}/tasks/{taskId}');
+
+    expect(headerNames(get.responses['200'])).toContain('ETag');
+    expect(headerNames(get.responses['304'])).toContain('ETag');
+    expect(get.responses['304'].content).toBeUndefined();
+    expect(headerNames(find('POST /{projectSlug}/tasks').responses['201'])).toContain('ETag');
+    expect(headerNames(update.responses['200'])).toContain('ETag');
+    expect(parameterNames(get)).toEqual(['If-None-Match']);
+    for (const operation of [update, remove]) {
+      expect(parameterNames(operation)).toEqual(['If-Match']);
+      expect(Object.values(operation.responses['412'].content['application/json'].examples)).toEqual([
+        { value: { statusCode: 412, message: 'Task was changed since you read it (ETag mismatch)' } },
+      ]);
+    }
+  });
+
+  it('describes the IETF RateLimit-Policy and RateLimit fields on every keyed answer', () => {
+    for (const [name, operation] of operations()) {
+      const names = Object.keys(operation.responses['200']?.headers ?? operation.responses['201'].headers);
+      expect(names, name).toEqual(expect.arrayContaining(['RateLimit-Policy', 'RateLimit']));
+    }
+    expect(document.components.headers['RateLimit-Policy'].schema).toEqual({ type: 'string' });
   });
 
   it('success responses reference the resource schemas', () => {

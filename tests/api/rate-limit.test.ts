@@ -83,6 +83,32 @@ describe('per-key rate limit', () => {
     expectResetInCurrentMinute(headers.reset);
   });
 
+  it('responses carry the IETF RateLimit-Policy and RateLimit fields with the same figures', async () => {
+    await awayFromWindowEdge();
+    const client = apiClient(server.baseUrl, await fixture.key());
+    await client.get('/web/statuses');
+
+    const response = await client.get('/web/statuses');
+
+    expect(response.headers.get('ratelimit-policy')).toBe(`"per-key";q=${LIMIT};w=60`);
+    const [, remaining, seconds] = /^"per-key";r=(\d+);t=(\d+)$/.exec(response.headers.get('ratelimit') ?? '') ?? [];
+    expect(remaining).toBe(String(LIMIT - 2));
+    expect(remaining).toBe(response.headers.get('x-ratelimit-remaining'));
+    // t counts the seconds to the moment X-RateLimit-Reset names.
+    expect(Math.abs(Number(response.headers.get('x-ratelimit-reset')) - (Date.now() / 1000 + Number(seconds)))).toBeLessThanOrEqual(2);
+  });
+
+  it('a 429 says r=0 in RateLimit, and t matches Retry-After', async () => {
+    await awayFromWindowEdge();
+    const client = apiClient(server.baseUrl, await fixture.key());
+    for (let i = 0; i < LIMIT; i++) await client.get('/web/labels');
+
+    const denied = await client.get('/web/labels');
+
+    expect(denied.status).toBe(429);
+    expect(denied.headers.get('ratelimit')).toBe(`"per-key";r=0;t=${denied.headers.get('retry-after')}`);
+  });
+
   it('a 429 carries Retry-After in whole seconds and the rate-limit headers', async () => {
     await awayFromWindowEdge();
     const client = apiClient(server.baseUrl, await fixture.key());
@@ -192,6 +218,19 @@ describe('bad keys per client address', () => {
     expect(Number(denied.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(denied.headers.get('x-ratelimit-limit')).toBe(String(BAD_KEY_LIMIT));
     expect(denied.headers.get('x-ratelimit-remaining')).toBe('0');
+  });
+
+  it('the per-address limit names its own policy in RateLimit-Policy', async () => {
+    await awayFromWindowEdge();
+    const address = uniqueAddress();
+    const anon = apiClient(server.baseUrl);
+    for (let i = 0; i < BAD_KEY_LIMIT; i++) await anon.get('/web/statuses', { 'x-forwarded-for': address });
+
+    const denied = await anon.get('/web/statuses', { 'x-forwarded-for': address });
+
+    expect(denied.status).toBe(429);
+    expect(denied.headers.get('ratelimit-policy')).toBe(`"per-address";q=${BAD_KEY_LIMIT};w=60`);
+    expect(denied.headers.get('ratelimit')).toMatch(/^"per-address";r=0;t=\d+$/);
   });
 
   it('another address is unaffected', async () => {

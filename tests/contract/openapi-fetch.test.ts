@@ -75,6 +75,18 @@ describe('a whole scenario through openapi-fetch', () => {
     expect(patched.data?.status?.name).toBe('In Review');
     expect(patched.data?.category).toBe('in_progress');
 
+    // A conditional edit as a generated client sends it: the last answer's ETag in If-Match.
+    const stale = await client.PATCH('/{projectSlug}/tasks/{taskId}', {
+      params: { path: { ...web, taskId: task.id }, header: { 'If-Match': '"stale"' } },
+      body: { description: 'Lost' },
+    });
+    const current = await client.PATCH('/{projectSlug}/tasks/{taskId}', {
+      params: { path: { ...web, taskId: task.id }, header: { 'If-Match': patched.response.headers.get('etag')! } },
+      body: { description: 'Edited with If-Match' },
+    });
+    expect(stale.error).toEqual({ statusCode: 412, message: 'Task was changed since you read it (ETag mismatch)' });
+    expect(current.data?.description).toBe('Edited with If-Match');
+
     const filters: ListQuery[] = [
       { statusId: review.id },
       { status: 'in_progress' },
@@ -83,6 +95,7 @@ describe('a whole scenario through openapi-fetch', () => {
       { assigneeId: ada.id },
       { labelId: bug.id },
       { sort: 'dueDate', order: 'asc', page: 1, limit: 5 },
+      { sort: 'updatedAt', order: 'asc', updatedSince: task.updatedAt },
     ];
     for (const query of filters) {
       const list = await client.GET('/{projectSlug}/tasks', { params: { path: web, query } });
@@ -126,6 +139,8 @@ describe('a whole scenario through openapi-fetch', () => {
     expect(deleted.data).toEqual({ success: true });
     expect(gone.response.status).toBe(404);
     expect(gone.error).toEqual({ statusCode: 404, message: 'Task not found' });
+    const deletions = await client.GET('/{projectSlug}/tasks/deleted', { params: { path: web } });
+    expect(deletions.data?.deleted.map((listed) => listed.externalId)).toContain(task.externalId);
   });
 
   it('receives the errors in the declared shape', async () => {

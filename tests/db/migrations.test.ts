@@ -22,6 +22,7 @@ describe('migrations', () => {
       'task',
       'task_assignee',
       'task_label',
+      'task_tombstone',
       'user',
       'verification',
       'workspace',
@@ -42,6 +43,8 @@ describe('migrations', () => {
       expect.arrayContaining([
         'UNIQUE task USING btree (project_id, number)',
         'task USING btree (project_id, created_at DESC, id DESC) WHERE (parent_id IS NULL)',
+        'task USING btree (project_id, updated_at, id) WHERE (parent_id IS NULL)',
+        'task_tombstone USING btree (project_id, deleted_at, task_id)',
         'task USING btree (project_id, status_id)',
         'task USING btree (project_id, category)',
         'task USING btree (project_id, priority)',

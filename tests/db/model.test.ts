@@ -9,7 +9,7 @@ import { createWorkspaceFixture } from '../support/fixtures';
 
 async function insertTask(projectId: string, data: { statusId?: string; parentId?: string } = {}) {
   return db().$transaction(async (tx) => {
-    const number = await nextTaskNumber(tx, projectId);
+    const { number } = await nextTaskNumber(tx, projectId);
     return tx.task.create({ data: { projectId, number, title: `Task ${number}`, ...data } });
   });
 }

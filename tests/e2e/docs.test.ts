@@ -16,6 +16,7 @@ const WIDTHS = [
 const SUMMARIES = [
   'List statuses',
   'List tasks',
+  'List deleted tasks',
   'Create a task',
   'Update a task',
   'Delete a task',

@@ -10,6 +10,7 @@ import { createWorkspaceFixture } from '../support/fixtures';
 import { callTool, mcpClient } from '../support/mcp';
 import { freePort } from '../support/ports';
 import { ensureBuild, startAppServer, type AppServer } from './app-server';
+import { OPERATIONS } from '../support/operations';
 
 let key: string;
 
@@ -49,7 +50,7 @@ describe('the production server (npm start)', () => {
   it('serves /v1/mcp from its own edge: tools listed, called, a file uploaded and downloaded byte-identical', async () => {
     const client = await mcpClient(app.baseUrl, key);
     try {
-      expect((await client.listTools()).tools).toHaveLength(12);
+      expect((await client.listTools()).tools).toHaveLength(OPERATIONS.length);
       await uploadRoundTrip(client);
     } finally {
       await client.close();

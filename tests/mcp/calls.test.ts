@@ -136,6 +136,18 @@ describe('every tool answers what the REST API answers', () => {
     expect((await api.client.get(`/web/tasks/${task.id}`)).status).toBe(404);
   });
 
+  it('list_deleted_tasks: the deleted tasks REST lists since a time', async () => {
+    const since = new Date(Date.now() - 60_000).toISOString();
+    const task = await createTask('MCP deleted');
+    expect((await call('delete_task', { projectSlug: 'web', taskId: task.id })).isError).toBeFalsy();
+
+    const result = await call('list_deleted_tasks', { projectSlug: 'web', since });
+
+    const expected = await rest('GET', `/web/tasks/deleted?since=${encodeURIComponent(since)}`);
+    expect(expected.deleted.map((deleted: { id: string }) => deleted.id)).toContain(task.id);
+    expect(result.structuredContent).toEqual(expected);
+  });
+
   it('add_comment and list_comments: the comment REST lists, attributed to the key', async () => {
     const task = await createTask('MCP comments');
 

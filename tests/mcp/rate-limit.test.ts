@@ -6,6 +6,7 @@ import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtur
 import { startTestServer, type TestServer } from '../support/http';
 import { awayFromWindowEdge } from '../support/limit-window';
 import { callTool, mcpClient } from '../support/mcp';
+import { OPERATIONS } from '../support/operations';
 
 // Read by env() on first use, which comes after these lines: a small limit, kept in memory.
 process.env.RATE_LIMIT_PER_MINUTE = '3';
@@ -49,5 +50,5 @@ it('counts every tool call as one request of the key, shared with REST, and refu
   const rest = await apiClient(server.baseUrl, key).get('/web/statuses');
   expect(rest.status).toBe(429);
   // The tool list needs no operation: it is still served, to a key over its limit.
-  expect((await client.listTools()).tools).toHaveLength(12);
+  expect((await client.listTools()).tools).toHaveLength(OPERATIONS.length);
 });

@@ -1,10 +1,11 @@
-/** The twelve operations of the spec, as `METHOD /path` below /v1/public. */
+/** The twelve operations of the spec and the extension listing deleted tasks, as `METHOD /path` below /v1/public. */
 export const OPERATIONS = [
   'GET /{projectSlug}/statuses',
   'GET /{projectSlug}/labels',
   'GET /{projectSlug}/members',
   'GET /{projectSlug}/tasks',
   'POST /{projectSlug}/tasks',
+  'GET /{projectSlug}/tasks/deleted',
   'GET /{projectSlug}/tasks/{taskId}',
   'PATCH /{projectSlug}/tasks/{taskId}',
   'DELETE /{projectSlug}/tasks/{taskId}',

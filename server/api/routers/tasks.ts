@@ -4,15 +4,21 @@ import { createTask } from '../../tasks/create';
 import { deleteTask } from '../../tasks/delete';
 import { getTask, TASK_NOT_FOUND } from '../../tasks/get';
 import { listTasks } from '../../tasks/list';
+import { listDeletedTasks } from '../../tasks/deleted';
 import { updateTask } from '../../tasks/update';
+import { taskEtag, TASK_CHANGED } from '../../tasks/etag';
+import type { Task } from '../../tasks/shape';
+import type { RequestState } from '../access';
+import { ifMatch } from '../conditional';
 import { removeStoredFiles } from '../../storage/storage';
 import { operation } from '../operation';
 import { successSchema } from '../../schemas/common';
-import { MAX_TITLE, taskListSchema, taskSchema } from '../../schemas/task';
-import { createTaskInput, listTasksInput, taskInput, updateTaskInput } from '../inputs';
+import { deletedTaskListSchema, MAX_DELETED_PAGE, MAX_TITLE, taskListSchema, taskSchema } from '../../schemas/task';
+import { createTaskInput, deletedTasksInput, listTasksInput, taskInput, updateTaskInput } from '../inputs';
 import { projectProcedure, router } from '../trpc';
 
 const taskNotFound = { 404: [TASK_NOT_FOUND] };
+const taskChanged = { 412: [TASK_CHANGED] };
 const badFields = {
   400: [
     `title: must be 1 to ${MAX_TITLE} characters`,
@@ -28,19 +34,62 @@ export const tasksRouter = router({
       operation('GET', '/{projectSlug}/tasks', {
         summary: 'List tasks',
         tag: 'Tasks',
-        description: 'Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise.',
-        errors: { 400: ['page: must be a whole number >= 1', 'limit: must be a whole number from 1 to 100', 'statusId: must be a UUID'] },
+        description:
+          'Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise. ' +
+          'To poll for changes: `sort=updatedAt&order=asc`, then `after` = the `meta.nextCursor` of the answer before; ' +
+          'pages so read neither miss nor repeat a task while tasks change.',
+        errors: {
+          400: [
+            'page: must be a whole number >= 1',
+            'limit: must be a whole number from 1 to 100',
+            'statusId: must be a UUID',
+            'updatedSince: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z',
+            'after: must be a cursor from meta.nextCursor',
+            'after: needs sort=updatedAt and order=asc',
+          ],
+        },
       }),
     )
     .input(listTasksInput)
     .output(taskListSchema)
     .query(({ ctx, input }) => listTasks(db(), ctx.project, input, (bytes) => reserveAnswerMemory(ctx.state, bytes))),
 
+  // Before `get`: routes match in registration order, and `deleted` would otherwise be read as a task id.
+  deleted: projectProcedure('task:read')
+    .meta(
+      operation('GET', '/{projectSlug}/tasks/deleted', {
+        summary: 'List deleted tasks',
+        tag: 'Tasks',
+        description:
+          'Extension: the tasks deleted in the last 30 days (subtasks deleted with their parent included), oldest deletion ' +
+          'first, so a poller learns that a task it knew is gone. Read on with `after` = `meta.nextCursor`.',
+        errors: {
+          400: [
+            'since: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z',
+            'after: must be a cursor from meta.nextCursor',
+            `limit: must be a whole number from 1 to ${MAX_DELETED_PAGE}`,
+          ],
+        },
+      }),
+    )
+    .input(deletedTasksInput)
+    .output(deletedTaskListSchema)
+    .query(({ ctx, input }) => listDeletedTasks(db(), ctx.project, input)),
+
   get: projectProcedure('task:read')
-    .meta(operation('GET', '/{projectSlug}/tasks/{taskId}', { summary: 'Get a task', tag: 'Tasks', errors: taskNotFound }))
+    .meta(
+      operation('GET', '/{projectSlug}/tasks/{taskId}', {
+        summary: 'Get a task',
+        tag: 'Tasks',
+        description: "Answers with the task's `ETag`; with `If-None-Match` naming it, 304 Not Modified without a body.",
+        errors: taskNotFound,
+        etag: true,
+        precondition: 'If-None-Match',
+      }),
+    )
     .input(taskInput)
     .output(taskSchema)
-    .query(({ ctx, input }) => getTask(db(), ctx.project, input.taskId)),
+    .query(async ({ ctx, input }) => withEtag(ctx.state, await getTask(db(), ctx.project, input.taskId))),
 
   create: projectProcedure('task:create')
     .meta(
@@ -49,39 +98,55 @@ export const tasksRouter = router({
         tag: 'Tasks',
         successStatus: 201,
         errors: badFields,
+        etag: true,
       }),
     )
     .input(createTaskInput)
     .output(taskSchema)
-    .mutation(({ ctx, input }) => createTask(db(), ctx.principal.workspaceId, ctx.project, input)),
+    .mutation(async ({ ctx, input }) => withEtag(ctx.state, await createTask(db(), ctx.principal.workspaceId, ctx.project, input))),
 
   update: projectProcedure('task:update')
     .meta(
       operation('PATCH', '/{projectSlug}/tasks/{taskId}', {
         summary: 'Update a task',
         tag: 'Tasks',
-        description: 'Only included fields change; null clears a nullable field; a list replaces the whole list.',
-        errors: { ...badFields, ...taskNotFound },
+        description:
+          'Only included fields change; null clears a nullable field; a list replaces the whole list. ' +
+          'With `If-Match`, only if the task still has that `ETag` (else 412 and nothing changes).',
+        errors: { ...badFields, ...taskNotFound, ...taskChanged },
+        etag: true,
+        precondition: 'If-Match',
       }),
     )
     .input(updateTaskInput)
     .output(taskSchema)
-    .mutation(({ ctx, input }) => updateTask(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input)),
+    .mutation(async ({ ctx, input }) =>
+      withEtag(ctx.state, await updateTask(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input, ifMatch(ctx.state.headers))),
+    ),
 
   delete: projectProcedure('task:update')
     .meta(
       operation('DELETE', '/{projectSlug}/tasks/{taskId}', {
         summary: 'Delete a task',
         tag: 'Tasks',
-        description: 'Permanently removes the task with its subtasks, comments and attachments.',
-        errors: taskNotFound,
+        description:
+          'Permanently removes the task with its subtasks, comments and attachments. ' +
+          'With `If-Match`, only if the task still has that `ETag` (else 412 and nothing changes).',
+        errors: { ...taskNotFound, ...taskChanged },
+        precondition: 'If-Match',
       }),
     )
     .input(taskInput)
     .output(successSchema)
     .mutation(async ({ ctx, input }) => {
-      const files = await deleteTask(db(), ctx.project, input.taskId);
+      const files = await deleteTask(db(), ctx.project, input.taskId, ifMatch(ctx.state.headers));
       removeStoredFiles(files);
       return { success: true as const };
     }),
 });
+
+/** The task as answered, its entity tag sent beside it as ETag. */
+function withEtag(state: RequestState, task: Task): Task {
+  state.etag = taskEtag(task);
+  return task;
+}
