@@ -7,7 +7,7 @@ import { BODY_NOT_JSON, BODY_NOT_OBJECT, BODY_TOO_LARGE, BODY_TOO_MANY_VALUES, J
 export type OperationErrors = Partial<Record<400 | 404 | 413 | 415, string[]>>;
 
 /** `scope` is set by the procedure builder (server/api/trpc.ts), the rest by `operation`. */
-export type PublicMeta = OpenApiMeta<{ successStatus?: 200 | 201; scope?: Scope; errors?: OperationErrors }>;
+export type PublicMeta = OpenApiMeta<{ successStatus?: 200 | 201; scope?: Scope; errors?: OperationErrors; bodyless?: true }>;
 
 /** What any JSON body can be refused for, before its fields are looked at. */
 const JSON_BODY_ERRORS: OperationErrors = {
@@ -25,7 +25,16 @@ const JSON_BODY_ERRORS: OperationErrors = {
 export function operation(
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
   path: `/${string}`,
-  options: { summary: string; tag: string; description?: string; successStatus?: 201; errors?: OperationErrors; multipart?: true },
+  options: {
+    summary: string;
+    tag: string;
+    description?: string;
+    successStatus?: 201;
+    errors?: OperationErrors;
+    multipart?: true;
+    /** A POST whose path says everything: it may come without a body (and Content-Type) at all. */
+    bodyless?: true;
+  },
 ): PublicMeta {
   const errors =
     method === 'POST' || method === 'PATCH'
@@ -34,6 +43,7 @@ export function operation(
   return {
     successStatus: options.successStatus,
     errors,
+    ...(options.bodyless && { bodyless: true }),
     openapi: {
       method,
       path,

@@ -8,6 +8,7 @@ import { lingerAfterAnswer } from './linger';
 import { requestUrl, sendWebResponse, toWebRequest } from './node-bridge';
 import { isPublicApiPath, normalizePath } from './paths';
 import { handlePublicRequest } from './public-api';
+import { isUploadPath, serveUpload } from './direct-upload';
 
 /** Longer request targets answer 414 (Node's own limit, on the whole head, is 16 KiB). */
 const MAX_TARGET_LENGTH = 8 * 1024;
@@ -27,7 +28,8 @@ export interface EdgeOptions {
  * first passes here. Odd targets and methods answer in the API's error shape; the
  * client address is resolved once, by one rule, and written where every handler
  * reads it (X-Forwarded-For); a path under /v1/public, however it is spelled,
- * goes to the public API's handler, the rest to `handleOther`. A body left unread
+ * goes to the public API's handler, a local upload URL to its own (direct-upload.ts),
+ * the rest to `handleOther`. A body left unread
  * by an early answer is drained before the connection is closed.
  */
 export function createEdgeListener(options: EdgeOptions) {
@@ -47,7 +49,9 @@ export function createEdgeListener(options: EdgeOptions) {
 
     const queryAt = target.indexOf('?');
     const path = normalizePath(queryAt === -1 ? target : target.slice(0, queryAt));
-    if (!isPublicApiPath(path)) {
+    // A local upload streams to disk from here, as the API's multipart upload does, not through Next.js.
+    const handle = isPublicApiPath(path) ? handlePublicRequest : isUploadPath(path) ? serveUpload : null;
+    if (!handle) {
       void Promise.resolve(options.handleOther(incoming, outgoing)).catch((error: unknown) => failed(outgoing, error));
       return;
     }
@@ -59,7 +63,7 @@ export function createEdgeListener(options: EdgeOptions) {
       // Node's parser let through a header the Fetch API refuses.
       return answer(outgoing, 400, 'Malformed request headers');
     }
-    handlePublicRequest(request)
+    handle(request)
       .then((response) => sendWebResponse(response, incoming, outgoing))
       .catch((error: unknown) => failed(outgoing, error));
   };

@@ -21,6 +21,8 @@ const SUMMARIES = [
   'Delete a task',
   'Add a comment',
   'Upload an attachment',
+  'Start a direct upload',
+  'Complete a direct upload',
 ];
 
 let app: AppServer;

@@ -1,4 +1,4 @@
-/** The twelve operations of the spec, as `METHOD /path` below /v1/public. */
+/** The twelve operations of the spec and the two steps of the direct upload, as `METHOD /path` below /v1/public. */
 export const OPERATIONS = [
   'GET /{projectSlug}/statuses',
   'GET /{projectSlug}/labels',
@@ -12,4 +12,6 @@ export const OPERATIONS = [
   'POST /{projectSlug}/tasks/{taskId}/comments',
   'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',
   'POST /{projectSlug}/tasks/{taskId}/attachments',
+  'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
+  'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
 ];
