@@ -150,18 +150,23 @@ export async function receiveUpload(db: Db, uploadId: string, write: (slot: Uplo
 /**
  * Removes uploads whose time to complete has passed, with their objects unless
  * they became attachments; a batch at a time, rows another process holds skipped.
+ * The objects go first, awaited, and the rows only then: a store that fails leaves
+ * the rows for the next sweep, and on Vercel nothing is left to run after the answer.
  * Runs on the next upload request (at most once a minute per process), which is
  * all there is on Vercel, and every minute beside `npm start`.
  */
 export async function sweepExpiredUploads(db: Db, now = Date.now()): Promise<number> {
   const cutoff = new Date(now - COMPLETE_GRACE_MS).toISOString();
-  const swept = await db.$queryRaw<{ storage_key: string; attachment_id: string | null }[]>`
-    DELETE FROM pending_upload WHERE id IN (
-      SELECT id FROM pending_upload WHERE expires_at < ${cutoff}::timestamptz
-      ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED
-    ) RETURNING storage_key, attachment_id`;
-  removeStoredFiles(swept.filter((row) => row.attachment_id === null).map((row) => row.storage_key));
-  return swept.length;
+  return db.$transaction(async (tx) => {
+    const expired = await tx.$queryRaw<{ id: string; storage_key: string; attachment_id: string | null }[]>`
+      SELECT id, storage_key, attachment_id FROM pending_upload WHERE expires_at < ${cutoff}::timestamptz
+      ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`;
+    if (expired.length === 0) return 0;
+    const orphans = expired.filter((row) => row.attachment_id === null).map((row) => row.storage_key);
+    if (orphans.length > 0) await storage().delete(orphans);
+    await tx.pendingUpload.deleteMany({ where: { id: { in: expired.map((row) => row.id) } } });
+    return expired.length;
+  });
 }
 
 let lastSweep = 0;

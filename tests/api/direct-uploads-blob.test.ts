@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { sweepExpiredUploads } from '../../server/attachments/direct-upload';
 import { db } from '../../server/db/client';
 import { settleStorage } from '../../server/storage/storage';
 import { useApi } from '../support/api';
@@ -115,5 +116,25 @@ describe('direct upload on Vercel Blob', () => {
 
     expect(fake.blobs.has(key)).toBe(false);
     expect(await db().pendingUpload.findUnique({ where: { id: upload.uploadId } })).toBeNull();
+  });
+
+  it('a sweep that cannot delete the blob keeps the row, and a later sweep removes both', async () => {
+    const upload = await start(4);
+    await send(upload, 'four');
+    const key = await keyOf(upload.uploadId);
+    const due = Date.now() + 30 * MINUTE_MS + 1000;
+
+    fake.unavailable = true;
+    try {
+      await expect(sweepExpiredUploads(db(), due)).rejects.toThrow();
+    } finally {
+      fake.unavailable = false;
+    }
+    expect(await db().pendingUpload.findUnique({ where: { id: upload.uploadId } })).not.toBeNull();
+    expect(fake.blobs.has(key)).toBe(true);
+
+    expect(await sweepExpiredUploads(db(), due)).toBeGreaterThan(0);
+    expect(await db().pendingUpload.findUnique({ where: { id: upload.uploadId } })).toBeNull();
+    expect(fake.blobs.has(key)).toBe(false);
   });
 });

@@ -17,6 +17,8 @@ export interface FakeBlobApi {
   url: string;
   blobs: Map<string, { body: Buffer; contentType: string | undefined }>;
   requests: Received[];
+  /** While true every request answers 503, as Blob does when it is unavailable. */
+  unavailable: boolean;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ const SIGNED_PARAMS = [
 export async function startFakeBlobApi(): Promise<FakeBlobApi> {
   const blobs: FakeBlobApi['blobs'] = new Map();
   const requests: Received[] = [];
+  const fake = { unavailable: false };
   const server = http.createServer(async (req, res) => {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
@@ -65,6 +68,7 @@ export async function startFakeBlobApi(): Promise<FakeBlobApi> {
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const refuse = (status: number, code: string) => reply(status, { error: { code, message: code } });
     const { method, url } = received;
+    if (fake.unavailable) return refuse(503, 'service_unavailable');
 
     if (method === 'PUT' && url.pathname === '/' && url.searchParams.has('vercel-blob-signature')) {
       const problem = presignedPutProblem(received, blobs);
@@ -119,12 +123,12 @@ export async function startFakeBlobApi(): Promise<FakeBlobApi> {
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
+  return Object.assign(fake, {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     blobs,
     requests,
-    close: () => new Promise((resolve) => server.close(() => resolve())),
-  };
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  });
 }
 
 /** Why Blob would refuse a presigned PUT, or null when it takes it. */
