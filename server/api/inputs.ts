@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { createUploadFields } from '../schemas/direct-upload';
 import { createTaskFields, listTasksQuery, updateTaskFields } from '../schemas/task';
 import { addCommentFields } from '../schemas/comment';
 import { uuid } from '../schemas/common';
-import { createUploadFields } from '../schemas/attachment';
 
 /**
  * The procedures' inputs: the resources' own fields and queries (server/schemas/),
@@ -23,15 +23,15 @@ export const listTasksInput = listTasksQuery.extend(projectPath);
 export const createTaskInput = createTaskFields.extend(projectPath);
 export const updateTaskInput = updateTaskFields.extend(taskPath);
 export const addCommentInput = addCommentFields.extend(taskPath);
+export const createUploadInput = createUploadFields.extend(taskPath);
+export const completeUploadInput = z.object({
+  ...taskPath,
+  uploadId: uuid().meta({ description: 'The `uploadId` the upload was created with', example: '5d0c9a3e-2f41-4b8e-9c6d-7a1b3e5f8d20' }),
+});
 export const getAttachmentInput = z.object({
   ...taskPath,
   attachmentId: uuid().meta({
     description: "Attachment UUID, as in the task's `attachments`",
     example: '0b7f3c5e-8a51-4d6e-9a3b-5c2f1e7d9a40',
   }),
-});
-export const createUploadInput = createUploadFields.extend(taskPath);
-export const completeUploadInput = z.object({
-  ...taskPath,
-  uploadId: uuid().meta({ description: 'The `uploadId` the upload was created with', example: '5d0c9a3e-2f41-4b8e-9c6d-7a1b3e5f8d20' }),
 });

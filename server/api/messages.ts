@@ -26,4 +26,4 @@ export const MULTIPART_MALFORMED = 'Request body is not valid multipart/form-dat
 export const MULTIPART_INCOMPLETE = 'Request body ended before the upload was complete';
 export const filePartRequired = (field: string) => `${field}: a file part named ${field} is required`;
 export const oneFilePartOnly = (field: string) => `${field}: only one file part is allowed`;
-export { fileTooLarge } from '../schemas/attachment';
+export { fileTooLarge } from '../attachments/limits';

@@ -3,11 +3,13 @@ import type { Db } from '../db/client';
 import { AppError, badRequest, conflict, isForeignKeyViolation, notFound } from '../errors';
 import { logEvent } from '../log';
 import type { ProjectRef } from '../projects/types';
-import { fileTooLarge, MAX_UPLOAD_BYTES, UPLOAD_URL_TTL_MS } from '../schemas/attachment';
+import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
+import { UPLOAD_URL_TTL_MS } from '../schemas/direct-upload';
 import { removeStoredFiles, storage } from '../storage/storage';
 import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
 import { toAttachment } from './attachments';
 import { cleanFilename } from './filename';
+import { fileTooLarge } from './limits';
 import { mimeTypeOf } from './mime-type';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';

@@ -50,7 +50,7 @@ export function createEdgeListener(options: EdgeOptions) {
     const queryAt = target.indexOf('?');
     const path = normalizePath(queryAt === -1 ? target : target.slice(0, queryAt));
     // A local upload streams to disk from here, as the API's multipart upload does, not through Next.js.
-    const handle = isPublicApiPath(path) ? handlePublicRequest : isUploadPath(path) ? serveUpload : null;
+    const handle = isPublicApiPath(path) ? handlePublicRequest : isUploadPath(path) ? serveUpload : undefined;
     if (!handle) {
       void Promise.resolve(options.handleOther(incoming, outgoing)).catch((error: unknown) => failed(outgoing, error));
       return;

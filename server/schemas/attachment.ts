@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { dateTime, text } from './common';
+import { dateTime } from './common';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
-export const fileTooLarge = (limitBytes: number) => `File too large: the limit is ${limitBytes / (1024 * 1024)} MB (${limitBytes} bytes)`;
 
 export const attachmentSchema = z
   .object({
@@ -14,45 +13,3 @@ export const attachmentSchema = z
     createdAt: dateTime().meta({ description: 'Upload time' }),
   })
   .meta({ id: 'Attachment' });
-
-/** How long an upload URL takes bytes; completing is possible for as long again (server/attachments/direct-upload.ts). */
-export const UPLOAD_URL_TTL_MS = 15 * 60 * 1000;
-const MAX_FILENAME_INPUT = 1024;
-const MIME_TYPE = /^[A-Za-z0-9!#$&^_.+-]+\/[A-Za-z0-9!#$&^_.+-]+$/;
-
-/** What a client announces before it sends the bytes of a direct upload. */
-export const createUploadFields = z.strictObject({
-  filename: text().min(1, 'must be 1 to 1024 characters').max(MAX_FILENAME_INPUT, 'must be 1 to 1024 characters').meta({
-    description: 'Original filename; path components and control characters are dropped, at most 255 characters are kept',
-    example: 'screenshot.png',
-  }),
-  mimeType: z
-    .string()
-    .max(255, 'must be a media type such as image/png')
-    .regex(MIME_TYPE, 'must be a media type such as image/png')
-    .optional()
-    .meta({ description: 'Media type; derived from the filename when missing or `application/octet-stream`', example: 'image/png' }),
-  size: z
-    .number({ error: 'must be a whole number of bytes' })
-    .int({ error: 'must be a whole number of bytes' })
-    .min(0, 'must be a whole number of bytes')
-    .meta({
-      description: `Exact size of the file in bytes; above ${MAX_UPLOAD_BYTES} (10 MB) the answer is 413`,
-      maximum: MAX_UPLOAD_BYTES,
-      example: 9_961_472,
-    }),
-});
-
-export const directUploadSchema = z
-  .object({
-    uploadId: z.uuid().meta({ description: 'Names the upload when completing it' }),
-    uploadUrl: z
-      .string()
-      .meta({ description: `Where to send the file's bytes, valid ${UPLOAD_URL_TTL_MS / 60_000} minutes; it takes them once` }),
-    method: z.literal('PUT').meta({ description: 'The method to send them with' }),
-    headers: z
-      .record(z.string(), z.string())
-      .meta({ description: 'Headers to send with them, as given', example: { 'Content-Type': 'image/png' } }),
-    expiresAt: dateTime().meta({ description: 'When `uploadUrl` stops taking bytes' }),
-  })
-  .meta({ id: 'DirectUpload' });
