@@ -399,7 +399,8 @@ describe('the upload URL', () => {
   });
 
   it.each([
-    ['its signature', (url: URL) => url.searchParams.set('signature', `${url.searchParams.get('signature')!.slice(0, -1)}A`)],
+    // No signature of 32 bytes ends in x: the last character carries 4 bits and 2 of padding.
+    ['its signature', (url: URL) => url.searchParams.set('signature', `${url.searchParams.get('signature')!.slice(0, -1)}x`)],
     ['its expiry', (url: URL) => url.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600))],
     ['its upload', (url: URL) => (url.pathname = `/storage/uploads/${randomUUID()}`)],
     ['nothing but a lost signature', (url: URL) => url.searchParams.delete('signature')],

@@ -181,9 +181,9 @@ export interface paths {
         put?: never;
         /**
          * Start a direct upload
-         * @description For files the multipart upload cannot carry (on Vercel, bodies above about 4.5 MB): announce the file, then send its bytes with `method` and `headers` to `uploadUrl` (valid 15 minutes, once, at most `size` bytes), then complete the upload. `size` above 10485760 bytes (10 MB) answers 413 and issues no URL.
+         * @description For files the multipart upload cannot carry (on Vercel, bodies above about 4.5 MB): announce the file, then send its bytes with `method` and `headers` to `uploadUrl` (valid 15 minutes, once, at most `size` bytes, no API key), then complete the upload. `size` above 10485760 bytes (10 MB) answers 413 and issues no URL.
          */
-        post: operations["attachments-createUpload"];
+        post: operations["uploads-create"];
         delete?: never;
         options?: never;
         head?: never;
@@ -201,9 +201,9 @@ export interface paths {
         put?: never;
         /**
          * Complete a direct upload
-         * @description Checks the bytes sent to `uploadUrl` (they must be the announced `size`; otherwise they are deleted and may be sent again while the URL is valid) and answers the attachment, as the multipart upload does. Completing again answers the same attachment. An upload not completed within 30 minutes of its start is removed. Takes no body.
+         * @description Takes no body. Checks the bytes sent to `uploadUrl`: they must be the announced `size`, otherwise they are deleted and may be sent again while the URL is valid. Answers the attachment, as the multipart upload does; completing again answers the same attachment. An upload not completed within 30 minutes of its start is removed.
          */
-        post: operations["attachments-completeUpload"];
+        post: operations["uploads-complete"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1871,7 +1871,7 @@ export interface operations {
             };
         };
     };
-    "attachments-createUpload": {
+    "uploads-create": {
         parameters: {
             query?: never;
             header?: never;
@@ -2031,7 +2031,7 @@ export interface operations {
             };
         };
     };
-    "attachments-completeUpload": {
+    "uploads-complete": {
         parameters: {
             query?: never;
             header?: never;
