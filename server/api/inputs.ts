@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { createUploadFields } from '../schemas/direct-upload';
 import { checkListQuery, createTaskFields, deletedTasksQuery, listTasksQuery, updateTaskFields } from '../schemas/task';
 import { addCommentFields } from '../schemas/comment';
 import { inlineFileFields } from '../schemas/attachment';
@@ -24,6 +25,11 @@ export const deletedTasksInput = deletedTasksQuery.extend(projectPath);
 export const createTaskInput = createTaskFields.extend(projectPath);
 export const updateTaskInput = updateTaskFields.extend(taskPath);
 export const addCommentInput = addCommentFields.extend(taskPath);
+export const createUploadInput = createUploadFields.extend(taskPath);
+export const completeUploadInput = z.object({
+  ...taskPath,
+  uploadId: uuid().meta({ description: 'The `uploadId` the upload was created with', example: '5d0c9a3e-2f41-4b8e-9c6d-7a1b3e5f8d20' }),
+});
 export const getAttachmentInput = z.object({
   ...taskPath,
   attachmentId: uuid().meta({

@@ -26,4 +26,4 @@ export const MULTIPART_MALFORMED = 'Request body is not valid multipart/form-dat
 export const MULTIPART_INCOMPLETE = 'Request body ended before the upload was complete';
 export const filePartRequired = (field: string) => `${field}: a file part named ${field} is required`;
 export const oneFilePartOnly = (field: string) => `${field}: only one file part is allowed`;
-export const fileTooLarge = (limitBytes: number) => `File too large: the limit is ${limitBytes / (1024 * 1024)} MB (${limitBytes} bytes)`;
+export { fileTooLarge } from '../attachments/limits';

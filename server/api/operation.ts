@@ -17,6 +17,8 @@ export type PublicMeta = OpenApiMeta<{
   /** The success answer carries the task's ETag. */
   etag?: true;
   precondition?: Precondition;
+  /** A POST whose path says everything: it may come without a body (and Content-Type) at all. */
+  bodyless?: true;
 }>;
 
 /** What any JSON body can be refused for, before its fields are looked at. */
@@ -44,6 +46,8 @@ export function operation(
     multipart?: true;
     etag?: true;
     precondition?: Precondition;
+    /** A POST whose path says everything: it may come without a body (and Content-Type) at all. */
+    bodyless?: true;
   },
 ): PublicMeta {
   const errors =
@@ -55,6 +59,7 @@ export function operation(
     errors,
     etag: options.etag,
     precondition: options.precondition,
+    ...(options.bodyless && { bodyless: true }),
     openapi: {
       method,
       path,

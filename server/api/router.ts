@@ -4,6 +4,7 @@ import { labelsRouter } from './routers/labels';
 import { membersRouter } from './routers/members';
 import { statusesRouter } from './routers/statuses';
 import { tasksRouter } from './routers/tasks';
+import { uploadsRouter } from './routers/uploads';
 import { router } from './trpc';
 
 // trpc-to-openapi matches paths in registration order; no fixed path here sits
@@ -15,6 +16,7 @@ export const publicRouter = router({
   tasks: tasksRouter,
   comments: commentsRouter,
   attachments: attachmentsRouter,
+  uploads: uploadsRouter,
 });
 
 export type PublicRouter = typeof publicRouter;

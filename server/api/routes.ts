@@ -11,6 +11,8 @@ export interface RouteMatch {
   /** The procedure's path in the router, e.g. `tasks.create`. */
   procedure: string;
   scope: Scope;
+  /** The operation may be asked without a body. */
+  bodyless: boolean;
   /** Path parameters as they stand in the path (still percent-encoded). */
   params: Record<string, string>;
 }
@@ -19,7 +21,10 @@ interface Route {
   method: HttpMethod;
   procedure: string;
   scope: Scope;
+  bodyless: boolean;
   pattern: RegExp;
+  /** Path parameters in the template: of two templates that match a path, the one with fewer names it. */
+  params: number;
 }
 
 /**
@@ -33,19 +38,29 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
     method: meta.openapi.method as HttpMethod,
     procedure,
     scope: meta.scope,
+    bodyless: meta.bodyless === true,
     pattern: getPathRegExp(normalizePath(meta.openapi.path)),
+    params: meta.openapi.path.split('{').length - 1,
   };
 });
 
-/** The operation `method path` names, or the methods the path does allow (none: no such path). */
+/**
+ * The operation `method path` names, or the methods the path does allow (none: no
+ * such path). A fixed segment wins over a parameter: `/attachments/uploads` is the
+ * uploads' path for every method, never an attachment named `uploads`.
+ */
 export function findRoute(method: string, path: string): RouteMatch | { allowed: HttpMethod[] } {
-  const allowed: HttpMethod[] = [];
   const routePath = normalizePath(path);
-  for (const route of routes) {
+  const matching = routes.flatMap((route) => {
     const match = route.pattern.exec(routePath);
-    if (!match) continue;
-    if (route.method === method)
-      return { method: route.method, procedure: route.procedure, scope: route.scope, params: { ...match.groups } };
+    return match ? [{ route, params: { ...match.groups } }] : [];
+  });
+  const fewest = Math.min(...matching.map(({ route }) => route.params));
+  const allowed: HttpMethod[] = [];
+  for (const { route, params } of matching.filter(({ route }) => route.params === fewest)) {
+    if (route.method === method) {
+      return { method: route.method, procedure: route.procedure, scope: route.scope, bodyless: route.bodyless, params };
+    }
     if (!allowed.includes(route.method)) allowed.push(route.method);
   }
   return { allowed };

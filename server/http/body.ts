@@ -73,3 +73,34 @@ async function readUpTo(body: ReadableStream<Uint8Array>, limit: number): Promis
   }
   return Buffer.concat(chunks);
 }
+
+/**
+ * A streamed body's chunks as they come, never more than one held: `tooLarge()`
+ * is thrown once they pass `limit` bytes in all, `cutShort()` when the body breaks
+ * off. Past the limit it stops reading without cancelling the body, which the
+ * server drains after answering (server/http/linger.ts).
+ */
+export async function* cappedChunks(
+  body: ReadableStream<Uint8Array> | null,
+  limit: number,
+  errors: { tooLarge: () => Error; cutShort: () => Error },
+): AsyncGenerator<Uint8Array> {
+  if (!body) return;
+  const reader = body.getReader();
+  let total = 0;
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      throw errors.cutShort();
+    }
+    if (chunk.done) return;
+    total += chunk.value.byteLength;
+    if (total > limit) {
+      reader.releaseLock();
+      throw errors.tooLarge();
+    }
+    yield chunk.value;
+  }
+}

@@ -2,6 +2,7 @@ import { Readable } from 'node:stream';
 import busboy from 'busboy';
 import { filePartRequired, MULTIPART_INCOMPLETE, MULTIPART_MALFORMED, oneFilePartOnly, BODY_TOO_LARGE } from '../api/messages';
 import { AppError, badRequest } from '../errors';
+import { cappedChunks } from './body';
 
 export interface FilePart {
   /** As the client sent it, path and all; undefined when it sent none. */
@@ -44,7 +45,12 @@ export function fileReader(headers: Headers, limits: FileLimits): FileReader | n
   } catch {
     return null;
   }
-  return (body, consume, undo) => readFile(parser, Readable.from(capped(body, limits.bodyBytes)), limits, consume, undo);
+  const chunks = (body: ReadableStream<Uint8Array> | null) =>
+    cappedChunks(body, limits.bodyBytes, {
+      tooLarge: () => new AppError('payload_too_large', BODY_TOO_LARGE),
+      cutShort: () => badRequest(MULTIPART_INCOMPLETE),
+    });
+  return (body, consume, undo) => readFile(parser, Readable.from(chunks(body)), limits, consume, undo);
 }
 
 async function readFile<T>(
@@ -94,23 +100,4 @@ async function readFile<T>(
   }
   if (!consumed) throw badRequest(filePartRequired(limits.field));
   return consumed;
-}
-
-/** The body's chunks, failing once they pass `limit` bytes in all. */
-async function* capped(body: ReadableStream<Uint8Array> | null, limit: number): AsyncGenerator<Uint8Array> {
-  if (!body) return;
-  const reader = body.getReader();
-  let total = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      throw badRequest(MULTIPART_INCOMPLETE);
-    }
-    if (chunk.done) return;
-    total += chunk.value.byteLength;
-    if (total > limit) throw new AppError('payload_too_large', BODY_TOO_LARGE);
-    yield chunk.value;
-  }
 }

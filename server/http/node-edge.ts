@@ -9,6 +9,7 @@ import { requestUrl, sendWebResponse, toWebRequest } from './node-bridge';
 import { handleMcpRequest, MCP_PATH } from './mcp';
 import { isPublicApiPath, normalizePath } from './paths';
 import { handlePublicRequest } from './public-api';
+import { isUploadPath, serveUpload } from './direct-upload';
 
 /** Longer request targets answer 414 (Node's own limit, on the whole head, is 16 KiB). */
 const MAX_TARGET_LENGTH = 8 * 1024;
@@ -28,9 +29,9 @@ export interface EdgeOptions {
  * first passes here. Odd targets and methods answer in the API's error shape; the
  * client address is resolved once, by one rule, and written where every handler
  * reads it (X-Forwarded-For); a path under /v1/public, however it is spelled,
- * goes to the public API's handler, /v1/mcp to the MCP server's, the rest to
- * `handleOther`. A body left unread by an early answer is drained before the
- * connection is closed.
+ * goes to the public API's handler, /v1/mcp to the MCP server's, a local upload URL
+ * to its own (direct-upload.ts), the rest to `handleOther`. A body left unread by an
+ * early answer is drained before the connection is closed.
  */
 export function createEdgeListener(options: EdgeOptions) {
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
@@ -49,7 +50,9 @@ export function createEdgeListener(options: EdgeOptions) {
 
     const queryAt = target.indexOf('?');
     const path = normalizePath(queryAt === -1 ? target : target.slice(0, queryAt));
-    const handle = path === MCP_PATH ? handleMcpRequest : isPublicApiPath(path) ? handlePublicRequest : undefined;
+    // A local upload streams to disk from here, as the API's multipart upload does, not through Next.js.
+    const handle =
+      path === MCP_PATH ? handleMcpRequest : isPublicApiPath(path) ? handlePublicRequest : isUploadPath(path) ? serveUpload : undefined;
     if (!handle) {
       void Promise.resolve(options.handleOther(incoming, outgoing)).catch((error: unknown) => failed(outgoing, error));
       return;

@@ -15,7 +15,7 @@ import { handleUpload, isUploadRoute } from './upload';
 
 // Descriptions may hold 100,000 characters of up to 4 bytes each, plus the rest.
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
-const PATH_PARAMS = ['projectSlug', 'taskId', 'attachmentId'];
+const PATH_PARAMS = ['projectSlug', 'taskId', 'attachmentId', 'uploadId'];
 const NOT_FOUND: PublicError = { statusCode: 404, message: 'Not found' };
 
 /**
@@ -51,7 +51,9 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
       });
     }
     let body: Record<string, unknown> | undefined;
-    if (method === 'POST' || method === 'PATCH') {
+    if (route.bodyless && isEmpty(req.headers)) {
+      body = {};
+    } else if (method === 'POST' || method === 'PATCH') {
       const contentType = req.headers.get('content-type');
       if (!isJson(contentType)) throw new AppError('unsupported_media_type', JSON_CONTENT_TYPE);
       const held = await readLimitedBody(req, MAX_JSON_BODY_BYTES);
@@ -80,6 +82,12 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
     releaseBody?.();
     state.releaseMemory?.();
   }
+}
+
+/** A request that says it has no body: no Content-Type, and no length or a length of 0. */
+function isEmpty(headers: Headers): boolean {
+  const length = headers.get('content-length');
+  return !headers.has('content-type') && !headers.has('transfer-encoding') && (length === null || length.trim() === '0');
 }
 
 async function asBytes(response: Response): Promise<Response> {

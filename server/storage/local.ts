@@ -5,7 +5,7 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
-import { assertStorageKey, signedDownloadUrl } from './signed-url';
+import { assertStorageKey, signedDownloadUrl, signedUploadUrl } from './signed-url';
 import type { BlobStore } from './storage';
 
 /** Files on local disk, one per key, downloaded through signed links served by the app itself. */
@@ -43,6 +43,22 @@ export function createLocalStore(dir: string, appUrl: string): BlobStore {
         // Rounded down so the link never outlives what was asked for.
         expires: Math.floor(expiresAt.getTime() / 1000),
       });
+    },
+
+    // The app itself takes the bytes (server/http/direct-upload.ts), counting them against the announced size.
+    async uploadTarget(upload) {
+      assertStorageKey(upload.key);
+      const url = signedUploadUrl(appUrl, upload.uploadId, Math.floor(upload.expiresAt.getTime() / 1000));
+      return { url, headers: { 'Content-Type': upload.contentType } };
+    },
+
+    async size(key) {
+      try {
+        return (await fs.stat(localFilePath(dir, key))).size;
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+        throw error;
+      }
     },
   };
 }

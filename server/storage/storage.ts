@@ -10,6 +10,21 @@ export interface BlobStore {
   delete(keys: string[]): Promise<void>;
   /** A URL that downloads the bytes until `expiresAt` and is refused after. */
   downloadUrl(file: { key: string; filename: string; contentType: string }, expiresAt: Date): Promise<string>;
+  /**
+   * Where a client sends a direct upload's bytes itself (with PUT and these headers):
+   * into `key` only, at most `size` bytes, once, until `expiresAt`.
+   */
+  uploadTarget(upload: UploadSlot): Promise<{ url: string; headers: Record<string, string> }>;
+  /** The size in bytes of what is stored under `key`; null when nothing is. */
+  size(key: string): Promise<number | null>;
+}
+
+export interface UploadSlot {
+  uploadId: string;
+  key: string;
+  contentType: string;
+  size: number;
+  expiresAt: Date;
 }
 
 const holder = globalThis as unknown as { __taskApiStorage?: BlobStore };

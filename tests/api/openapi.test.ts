@@ -17,6 +17,8 @@ const CREATED = [
   'POST /{projectSlug}/tasks',
   'POST /{projectSlug}/tasks/{taskId}/comments',
   'POST /{projectSlug}/tasks/{taskId}/attachments',
+  'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
+  'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
 ];
 const ERROR_REF = '#/components/schemas/ApiError';
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
@@ -64,7 +66,7 @@ describe('GET /v1/public/openapi.json', () => {
     expect(document.servers).toEqual([{ url: `${env().appUrl}/v1/public` }]);
   });
 
-  it('describes exactly the twelve operations and the deleted-tasks list', () => {
+  it('describes exactly the operations: the twelve of the spec, the deleted-tasks list and the two steps of the direct upload', () => {
     expect(
       operations()
         .map(([name]) => name)
@@ -150,6 +152,8 @@ describe('GET /v1/public/openapi.json', () => {
         'POST /{projectSlug}/tasks/{taskId}/comments',
         'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',
         'POST /{projectSlug}/tasks/{taskId}/attachments',
+        'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
+        'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
       ].sort(),
     );
     expect(messagesOf(operationNamed('POST /{projectSlug}/tasks'), '400')).toContain('Request body is not valid JSON');
@@ -162,6 +166,17 @@ describe('GET /v1/public/openapi.json', () => {
       'POST /{projectSlug}/tasks/{taskId}/comments',
     ]) {
       expect(messagesOf(operationNamed(name), '413'), name).toEqual(['Request body too large']);
+      expect(messagesOf(operationNamed(name), '415'), name).toEqual(['Content-Type must be application/json']);
+    }
+    // The direct upload's two steps are JSON too; the file's limit is theirs as well.
+    for (const name of [
+      'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
+      'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
+    ]) {
+      expect(messagesOf(operationNamed(name), '413'), name).toEqual([
+        'Request body too large',
+        'File too large: the limit is 10 MB (10485760 bytes)',
+      ]);
       expect(messagesOf(operationNamed(name), '415'), name).toEqual(['Content-Type must be application/json']);
     }
   });
@@ -218,7 +233,7 @@ describe('GET /v1/public/openapi.json', () => {
     expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
   }, 60_000);
 
-  it('the three POSTs answer 201, every other operation 200', () => {
+  it('the POSTs answer 201, every other operation 200', () => {
     for (const [name, operation] of operations()) {
       const success = Object.keys(operation.responses).filter((status) => Number(status) < 300);
       expect(success, name).toEqual([CREATED.includes(name) ? '201' : '200']);
@@ -267,6 +282,10 @@ describe('GET /v1/public/openapi.json', () => {
     expect(bodyOf('GET /{projectSlug}/statuses')).toEqual({ type: 'array', items: { $ref: '#/components/schemas/Status' } });
     expect(bodyOf('POST /{projectSlug}/tasks/{taskId}/comments')).toEqual({ $ref: '#/components/schemas/Comment' });
     expect(bodyOf('POST /{projectSlug}/tasks/{taskId}/attachments')).toEqual({ $ref: '#/components/schemas/Attachment' });
+    expect(bodyOf('POST /{projectSlug}/tasks/{taskId}/attachments/uploads')).toEqual({ $ref: '#/components/schemas/DirectUpload' });
+    expect(bodyOf('POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete')).toEqual({
+      $ref: '#/components/schemas/Attachment',
+    });
     expect(bodyOf('DELETE /{projectSlug}/tasks/{taskId}')).toEqual({ $ref: '#/components/schemas/Success' });
   });
 
@@ -280,6 +299,15 @@ describe('GET /v1/public/openapi.json', () => {
       properties: { file: { type: 'string', format: 'binary' } },
     });
     expect(Object.keys(upload.responses)).toEqual(expect.arrayContaining(['413', '415']));
+  });
+
+  it('the direct upload announces filename and size, with the 10 MB limit in the schema; complete takes no body', () => {
+    const announce = operationNamed('POST /{projectSlug}/tasks/{taskId}/attachments/uploads').requestBody.content['application/json']
+      .schema;
+    expect(announce.required).toEqual(['filename', 'size']);
+    expect(announce.properties.size).toMatchObject({ type: 'integer', minimum: 0, maximum: 10_485_760 });
+    expect(Object.keys(announce.properties).sort()).toEqual(['filename', 'mimeType', 'size']);
+    expect(operationNamed('POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete').requestBody).toBeUndefined();
   });
 
   it('the JSON bodies are described: create task requires title, the comment requires content', () => {
@@ -394,7 +422,7 @@ describe('route order', () => {
       .filter(([, meta]) => meta.openapi)
       .map(([procedure, meta]) => ({ procedure, method: meta.openapi!.method, path: meta.openapi!.path }));
 
-  it('walks all twelve procedures, in registration order', () => {
+  it('walks all the procedures, in registration order', () => {
     expect(
       routes()
         .map((r) => `${r.method} ${r.path}`)

@@ -134,6 +134,23 @@ describe('a whole scenario through openapi-fetch', () => {
     const download = await fetch(`${api.server.baseUrl}${link.pathname}${link.search}`);
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(bytes);
 
+    // The direct upload: announce, send the bytes where told, complete.
+    const started = await client.POST('/{projectSlug}/tasks/{taskId}/attachments/uploads', {
+      params: { path: { ...web, taskId: task.id } },
+      body: { filename: 'direct.txt', size: bytes.length },
+    });
+    const target = new URL(started.data!.uploadUrl);
+    await fetch(`${api.server.baseUrl}${target.pathname}${target.search}`, {
+      method: started.data!.method,
+      headers: started.data!.headers,
+      body: bytes,
+    });
+    const completed = await client.POST('/{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete', {
+      params: { path: { ...web, taskId: task.id, uploadId: started.data!.uploadId } },
+    });
+    expect(completed.response.status).toBe(201);
+    expect(completed.data).toMatchObject({ filename: 'direct.txt', mimeType: 'text/plain', size: bytes.length });
+
     const deleted = await client.DELETE('/{projectSlug}/tasks/{taskId}', { params: { path: { ...web, taskId: task.id } } });
     const gone = await client.GET('/{projectSlug}/tasks/{taskId}', { params: { path: { ...web, taskId: task.id } } });
     expect(deleted.data).toEqual({ success: true });

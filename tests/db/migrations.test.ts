@@ -13,6 +13,7 @@ describe('migrations', () => {
       'comment',
       'label',
       'membership',
+      'pending_upload',
       'project',
       'project_label',
       'rate_limit',

@@ -22,6 +22,8 @@ const SUMMARIES = [
   'Delete a task',
   'Add a comment',
   'Upload an attachment',
+  'Start a direct upload',
+  'Complete a direct upload',
 ];
 
 let app: AppServer;

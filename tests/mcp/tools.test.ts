@@ -24,7 +24,7 @@ const READ = [
   'get_attachment',
   'list_deleted_tasks',
 ];
-const CREATE = ['create_task', 'upload_attachment'];
+const CREATE = ['create_task', 'upload_attachment', 'start_direct_upload', 'complete_direct_upload'];
 const UPDATE = ['update_task', 'delete_task', 'add_comment'];
 
 describe('tools/list', () => {

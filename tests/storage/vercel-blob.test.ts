@@ -1,79 +1,17 @@
 import { createHmac } from 'node:crypto';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { BlobStore } from '../../server/storage/storage';
-import { createVercelBlobStore } from '../../server/storage/vercel-blob';
+import { BLOB_API_VERSION, createVercelBlobStore } from '../../server/storage/vercel-blob';
+import { CLIENT_SIGNING_TOKEN, STORE_ID, startFakeBlobApi, TOKEN, type FakeBlobApi } from '../support/fake-blob-api';
 
-const STORE_ID = 'fakestore123';
-const TOKEN = `vercel_blob_rw_${STORE_ID}_secretpart`;
-const CLIENT_SIGNING_TOKEN = 'client-signing-token-of-the-fake';
 const HOUR_MS = 60 * 60 * 1000;
 
-interface Received {
-  method: string;
-  url: URL;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-}
-
-/** The Blob control API as far as the store uses it: PUT /?pathname=, POST /delete, POST /signed-token. */
-function fakeBlobApi() {
-  const blobs = new Map<string, Buffer>();
-  const requests: Received[] = [];
-  const server = http.createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const received = {
-      method: req.method ?? '',
-      url: new URL(req.url ?? '/', 'http://fake'),
-      headers: req.headers,
-      body: Buffer.concat(chunks),
-    };
-    requests.push(received);
-    const reply = (status: number, body: unknown) =>
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
-
-    if (req.headers.authorization !== `Bearer ${TOKEN}`) return reply(403, { error: { code: 'forbidden', message: 'no' } });
-    const { method, url } = received;
-    if (method === 'PUT' && url.pathname === '/') {
-      const pathname = url.searchParams.get('pathname')!;
-      blobs.set(pathname, received.body);
-      const blobUrl = `https://${STORE_ID}.private.blob.vercel-storage.com/${pathname}`;
-      return reply(200, {
-        url: blobUrl,
-        downloadUrl: `${blobUrl}?download=1`,
-        pathname,
-        contentType: req.headers['x-content-type'],
-        contentDisposition: `attachment; filename="${pathname}"`,
-        etag: '"1"',
-      });
-    }
-    if (method === 'POST' && url.pathname === '/delete') {
-      for (const name of (JSON.parse(received.body.toString()) as { urls: string[] }).urls) blobs.delete(name);
-      return reply(200, {});
-    }
-    if (method === 'POST' && url.pathname === '/signed-token') {
-      const scope = JSON.parse(received.body.toString()) as { pathname: string; operations: string[]; validUntil: number };
-      const payload = Buffer.from(JSON.stringify({ storeId: `store_${STORE_ID}`, ...scope })).toString('base64url');
-      return reply(200, {
-        delegationToken: `${payload}.fake-store-hmac`,
-        clientSigningToken: CLIENT_SIGNING_TOKEN,
-        validUntil: scope.validUntil,
-      });
-    }
-    return reply(404, { error: { code: 'not_found', message: 'unknown route' } });
-  });
-  return { server, blobs, requests };
-}
-
-let fake: ReturnType<typeof fakeBlobApi>;
+let fake: FakeBlobApi;
 let store: BlobStore;
 
 beforeAll(async () => {
-  fake = fakeBlobApi();
-  await new Promise<void>((resolve) => fake.server.listen(0, '127.0.0.1', resolve));
-  process.env.VERCEL_BLOB_API_URL = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+  fake = await startFakeBlobApi();
+  process.env.VERCEL_BLOB_API_URL = fake.url;
   process.env.VERCEL_BLOB_RETRIES = '0';
   store = createVercelBlobStore(TOKEN);
 });
@@ -82,9 +20,7 @@ beforeEach(() => {
   fake.requests.length = 0;
 });
 
-afterAll(async () => {
-  await new Promise((resolve) => fake.server.close(resolve));
-});
+afterAll(() => fake.close());
 
 describe('Vercel Blob storage', () => {
   it('put sends the bytes to a private store under the key and resolves with their count', async () => {
@@ -93,7 +29,7 @@ describe('Vercel Blob storage', () => {
     const size = await store.put('abc123', new Blob([bytes]).stream(), 'text/csv');
 
     expect(size).toBe(bytes.byteLength);
-    expect(fake.blobs.get('abc123')).toEqual(Buffer.from(bytes));
+    expect(fake.blobs.get('abc123')?.body).toEqual(Buffer.from(bytes));
     const [request] = fake.requests;
     expect(request!.method).toBe('PUT');
     expect(request!.url.searchParams.get('pathname')).toBe('abc123');
@@ -158,5 +94,93 @@ describe('Vercel Blob storage', () => {
     expect(scope).toMatchObject({ pathname: 'abc123', operations: ['get'] });
     expect(scope.validUntil).toBeGreaterThan(expiresAt.getTime());
     expect(scope.validUntil - expiresAt.getTime()).toBeLessThanOrEqual(60_000);
+  });
+
+  describe('direct uploads', () => {
+    const MINUTE_MS = 60_000;
+    const slot = (key: string, size = 5) => ({
+      uploadId: '5d0c9a3e-2f41-4b8e-9c6d-7a1b3e5f8d20',
+      key,
+      contentType: 'image/png',
+      size,
+      expiresAt: new Date(Date.now() + 15 * MINUTE_MS),
+    });
+    const send = (target: { url: string; headers: Record<string, string> }, body: string, url = target.url) =>
+      fetch(url, { method: 'PUT', headers: target.headers, body });
+
+    it('uploadTarget is a presigned PUT of the Blob API that stores the bytes under the key', async () => {
+      const target = await store.uploadTarget(slot('direct1'));
+
+      const response = await send(target, 'bytes');
+
+      expect(response.status).toBe(200);
+      expect(fake.blobs.get('direct1')).toEqual({ body: Buffer.from('bytes'), contentType: 'image/png' });
+      const url = new URL(target.url);
+      expect(url.origin).toBe(fake.url);
+      expect(url.searchParams.get('pathname')).toBe('direct1');
+      expect(target.url).not.toContain(TOKEN);
+      expect(target.url).not.toContain('secretpart');
+    });
+
+    it('signs the URL for the one pathname, the announced size and type, no overwrite, until expiresAt', async () => {
+      const upload = slot('direct2', 1234);
+      const url = new URL((await store.uploadTarget(upload)).url);
+
+      expect(Object.fromEntries([...url.searchParams].filter(([name]) => !/delegation|signature/.test(name)))).toEqual({
+        pathname: 'direct2',
+        'vercel-blob-allow-overwrite': 'false',
+        'vercel-blob-add-random-suffix': 'false',
+        'vercel-blob-allowed-content-types': 'image/png',
+        'vercel-blob-maximum-size-in-bytes': '1234',
+        'vercel-blob-valid-until': String(upload.expiresAt.getTime()),
+      });
+      const scope = JSON.parse(fake.requests.find((r) => r.url.pathname === '/signed-token')!.body.toString());
+      expect(scope).toMatchObject({
+        pathname: 'direct2',
+        operations: ['put'],
+        maximumSizeInBytes: 1234,
+        allowedContentTypes: ['image/png'],
+      });
+    });
+
+    it('the URL takes the bytes once: a second PUT is refused and the first bytes stay', async () => {
+      const target = await store.uploadTarget(slot('direct3'));
+      expect((await send(target, 'first')).status).toBe(200);
+
+      expect((await send(target, 'again')).status).toBe(400);
+      expect(fake.blobs.get('direct3')?.body.toString()).toBe('first');
+    });
+
+    it('the URL takes no more than the announced size', async () => {
+      const target = await store.uploadTarget(slot('direct4', 5));
+      expect((await send(target, 'six by')).status).toBe(400);
+      expect(fake.blobs.has('direct4')).toBe(false);
+    });
+
+    it('the URL works only for its own object: another pathname breaks the signature', async () => {
+      const target = await store.uploadTarget(slot('direct5'));
+      const other = new URL(target.url);
+      other.searchParams.set('pathname', 'someone-else');
+
+      expect((await send(target, 'bytes', other.toString())).status).toBe(403);
+      expect(fake.blobs.has('someone-else')).toBe(false);
+    });
+
+    it('the headers are what @vercel/blob sends: the private store, the content type, its API version', async () => {
+      await store.put('versioned', new Blob(['x']).stream(), 'text/plain');
+      const sdkVersion = fake.requests.at(-1)!.headers['x-api-version'];
+
+      const target = await store.uploadTarget(slot('direct6'));
+
+      expect(target.headers).toEqual({ 'x-vercel-blob-access': 'private', 'x-content-type': 'image/png', 'x-api-version': sdkVersion });
+      expect(BLOB_API_VERSION).toBe(sdkVersion);
+    });
+
+    it('size is what is stored under the key, null when nothing is', async () => {
+      await store.put('sized', new Blob(['12345678']).stream(), 'text/plain');
+
+      expect(await store.size('sized')).toBe(8);
+      expect(await store.size('never-stored')).toBeNull();
+    });
   });
 });

@@ -29,10 +29,14 @@ function contract(): Contract {
   addFormats(ajv);
   ajv.addFormat('binary', true);
   ajv.addSchema(document as object, 'openapi.json');
-  const templates = Object.keys(document.paths).map((template) => ({
-    template,
-    pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
-  }));
+  // A fixed segment wins over a parameter, as on the server: `/attachments/uploads` before `/attachments/{attachmentId}`.
+  const templates = Object.keys(document.paths)
+    .map((template) => ({
+      template,
+      pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}/?$`, 'i'),
+      params: template.split('{').length - 1,
+    }))
+    .sort((a, b) => a.params - b.params);
   loaded = { document, ajv, templates, validators: new Map() };
   return loaded;
 }

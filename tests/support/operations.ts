@@ -1,4 +1,7 @@
-/** The twelve operations of the spec and the extension listing deleted tasks, as `METHOD /path` below /v1/public. */
+/**
+ * The twelve operations of the spec, the extension listing deleted tasks and the two steps of the
+ * direct upload, as `METHOD /path` below /v1/public.
+ */
 export const OPERATIONS = [
   'GET /{projectSlug}/statuses',
   'GET /{projectSlug}/labels',
@@ -13,4 +16,6 @@ export const OPERATIONS = [
   'POST /{projectSlug}/tasks/{taskId}/comments',
   'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',
   'POST /{projectSlug}/tasks/{taskId}/attachments',
+  'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
+  'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
 ];

@@ -1,0 +1,2 @@
+/** The answer to a file over the limit, multipart or direct; the API lists it in its document (server/api/messages.ts). */
+export const fileTooLarge = (limitBytes: number) => `File too large: the limit is ${limitBytes / (1024 * 1024)} MB (${limitBytes} bytes)`;
