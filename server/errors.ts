@@ -10,6 +10,7 @@ export type AppErrorKind =
   | 'method_not_allowed'
   | 'conflict'
   | 'payload_too_large'
+  | 'unprocessable'
   | 'unsupported_media_type'
   | 'too_many_requests'
   | 'unavailable';

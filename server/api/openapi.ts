@@ -1,6 +1,9 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { env } from '../env';
 import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_IN_PROGRESS,
+  IDEMPOTENCY_KEY_REUSED,
   INTERNAL_ERROR_MESSAGE,
   INVALID_KEY,
   missingScope,
@@ -24,6 +27,13 @@ Every error has the body \`{statusCode, message}\`. Each key may make ${perMinut
 every keyed response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`
 (Unix seconds), and a 429 carries \`Retry-After\` in seconds.
 
+Every POST and PATCH accepts an \`Idempotency-Key\` header (1 to 255 printable ASCII characters, a UUID for instance), so
+that a request whose answer was lost can be sent again safely. The first request with a key is processed and its answer
+kept for 24 hours for that API key; the same request sent again with the key gets that answer again, unchanged, with
+\`Idempotent-Replayed: true\`, and nothing is created or changed twice. Another request with a key already used is
+refused with 422, and one sent while the first is still being processed with 409 and \`Retry-After: 1\`. Answers a retry
+might change (429, 5xx) are not kept. A replay is counted against the rate limit and needs the same scopes.
+
 This interface is in beta: paths and shapes may change before 1.0; breaking changes are announced first.`;
 
 const TAGS = [
@@ -35,7 +45,7 @@ const TAGS = [
 
 type Header = { description: string; schema: { type: 'integer' | 'string' } };
 type Response = { description: string; headers?: Record<string, { $ref: string }>; content?: Record<string, unknown> };
-type Operation = { responses: Record<string, Response>; requestBody?: unknown; security?: unknown };
+type Operation = { responses: Record<string, Response>; requestBody?: unknown; security?: unknown; parameters?: unknown[] };
 
 const HEADERS: Record<string, Header> = {
   'X-Request-Id': { description: 'Identifies the request in the server log', schema: { type: 'string' } },
@@ -44,6 +54,19 @@ const HEADERS: Record<string, Header> = {
   'X-RateLimit-Reset': { description: 'Unix time (seconds) at which the current window ends', schema: { type: 'integer' } },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
   'WWW-Authenticate': { description: 'The authentication scheme to use: `Bearer`', schema: { type: 'string' } },
+  'Idempotent-Replayed': {
+    description: '`true` when the answer is the one stored for this `Idempotency-Key`, sent again',
+    schema: { type: 'string' },
+  },
+};
+const IDEMPOTENCY_KEY_PARAMETER = {
+  in: 'header',
+  name: IDEMPOTENCY_KEY_HEADER,
+  required: false,
+  description:
+    'Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  example: '7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10',
 };
 const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
@@ -81,7 +104,9 @@ export function openApiDocument(): OpenAPIObject {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       const meta = metaByPath.get(`${method} ${path}`);
       if (!meta?.scope) throw new Error(`No scope for ${method.toUpperCase()} ${path}`);
-      operation.responses = responses(operation, meta);
+      const writes = method === 'post' || method === 'patch';
+      operation.responses = responses(operation, meta, writes);
+      if (writes) operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
       // A key may be sent in either header; OpenAPI lists alternatives as separate requirements.
       operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
       if (method === 'post' && path.endsWith('/attachments')) operation.requestBody = uploadBody;
@@ -97,11 +122,12 @@ export function openApiDocument(): OpenAPIObject {
   return document;
 }
 
-function responses(operation: Operation, meta: PublicMeta): Record<string, Response> {
+function responses(operation: Operation, meta: PublicMeta, idempotent: boolean): Record<string, Response> {
   const result: Record<string, Response> = {};
+  const replayed = idempotent ? ['Idempotent-Replayed'] : [];
   for (const [code, response] of Object.entries(operation.responses)) {
     if (Number(code) >= 400) continue;
-    result[String(meta.successStatus ?? Number(code))] = { ...response, headers: headerRefs('X-Request-Id', ...RATE_LIMIT) };
+    result[String(meta.successStatus ?? Number(code))] = { ...response, headers: headerRefs('X-Request-Id', ...RATE_LIMIT, ...replayed) };
   }
   const errors = meta.errors ?? {};
   const keyed = ['X-Request-Id', ...RATE_LIMIT];
@@ -109,8 +135,16 @@ function responses(operation: Operation, meta: PublicMeta): Record<string, Respo
   result['401'] = errorResponse(401, [INVALID_KEY], ['X-Request-Id', 'WWW-Authenticate']);
   result['403'] = errorResponse(403, [missingScope(meta.scope!), outsideProjectScope('<slug>')], keyed);
   result['404'] = errorResponse(404, [PROJECT_NOT_FOUND, ...(errors[404] ?? [])], keyed);
+  if (idempotent) {
+    const note = 'Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed';
+    result['409'] = errorResponse(409, [IDEMPOTENCY_KEY_IN_PROGRESS], [...keyed, 'Retry-After'], note);
+  }
   if (errors[413]) result['413'] = errorResponse(413, errors[413], keyed);
   if (errors[415]) result['415'] = errorResponse(415, errors[415], keyed);
+  if (idempotent) {
+    const note = 'The `Idempotency-Key` was sent before with another method, path or body';
+    result['422'] = errorResponse(422, [IDEMPOTENCY_KEY_REUSED], keyed, note);
+  }
   result['429'] = errorResponse(429, [TOO_MANY_REQUESTS], [...keyed, 'Retry-After']);
   result['500'] = errorResponse(500, [INTERNAL_ERROR_MESSAGE], ['X-Request-Id'], 'The details are logged with the X-Request-Id');
   result['503'] = errorResponse(

@@ -11,6 +11,8 @@ export interface RouteMatch {
   /** The procedure's path in the router, e.g. `tasks.create`. */
   procedure: string;
   scope: Scope;
+  /** The status of its answer on success. */
+  successStatus: number;
   /** Path parameters as they stand in the path (still percent-encoded). */
   params: Record<string, string>;
 }
@@ -19,6 +21,7 @@ interface Route {
   method: HttpMethod;
   procedure: string;
   scope: Scope;
+  successStatus: number;
   pattern: RegExp;
 }
 
@@ -33,6 +36,7 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
     method: meta.openapi.method as HttpMethod,
     procedure,
     scope: meta.scope,
+    successStatus: meta.successStatus ?? 200,
     pattern: getPathRegExp(normalizePath(meta.openapi.path)),
   };
 });
@@ -45,7 +49,13 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
     const match = route.pattern.exec(routePath);
     if (!match) continue;
     if (route.method === method)
-      return { method: route.method, procedure: route.procedure, scope: route.scope, params: { ...match.groups } };
+      return {
+        method: route.method,
+        procedure: route.procedure,
+        scope: route.scope,
+        successStatus: route.successStatus,
+        params: { ...match.groups },
+      };
     if (!allowed.includes(route.method)) allowed.push(route.method);
   }
   return { allowed };

@@ -1,6 +1,7 @@
 import type { ProjectRef } from '../projects/types';
 import type { UpdateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
+import type { InTransaction } from '../db/transaction';
 import type { Prisma } from '../db/generated/client';
 import { isRecordMissing, notFound } from '../errors';
 import { getTask, TASK_NOT_FOUND } from './get';
@@ -10,7 +11,14 @@ import { loadTask } from './load';
 import { toTask } from './shape';
 
 /** Partial update: omitted fields stay, null clears, a list replaces the whole list. */
-export async function updateTask(db: Db, workspaceId: string, project: ProjectRef, taskId: string, input: UpdateTaskFields) {
+export async function updateTask(
+  db: Db,
+  workspaceId: string,
+  project: ProjectRef,
+  taskId: string,
+  input: UpdateTaskFields,
+  inTransaction?: InTransaction<ReturnType<typeof toTask>>,
+) {
   const where = taskWhere(project, taskId);
   if (!where) throw notFound(TASK_NOT_FOUND);
   const changes: Prisma.TaskUncheckedUpdateInput = {};
@@ -28,7 +36,7 @@ export async function updateTask(db: Db, workspaceId: string, project: ProjectRe
     changes.statusId = status.id;
     changes.category = status.category;
   }
-  const row = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     // Updating the row first locks it, so concurrent updates of the same task
     // replace its lists one after the other instead of merging them.
     const task = await tx.task.update({ where, data: { ...changes, updatedAt: new Date() }, select: { id: true } }).catch((error) => {
@@ -43,8 +51,9 @@ export async function updateTask(db: Db, workspaceId: string, project: ProjectRe
       await tx.taskLabel.deleteMany({ where: { taskId: task.id } });
       await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: task.id, labelId })) });
     }
-    return loadTask(tx, task.id);
+    // Read in the transaction that changed it: the row exists.
+    const updated = toTask((await loadTask(tx, task.id))!, project.keyPrefix);
+    await inTransaction?.(tx, updated);
+    return updated;
   });
-  // Read in the transaction that changed it: the row exists.
-  return toTask(row!, project.keyPrefix);
 }

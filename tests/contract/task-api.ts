@@ -339,6 +339,8 @@ export interface components {
         "Retry-After": number;
         /** @description The authentication scheme to use: `Bearer` */
         "WWW-Authenticate": string;
+        /** @description `true` when the answer is the one stored for this `Idempotency-Key`, sent again */
+        "Idempotent-Replayed": string;
     };
     pathItems: never;
 }
@@ -767,7 +769,13 @@ export interface operations {
     "tasks-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Slug of the project */
                 projectSlug: string;
@@ -806,13 +814,14 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `title: must be 1 to 500 characters`, `statusId: <id> is not a status of project <slug>`, `assigneeIds: <id> is not a member of this workspace`, `labelIds: <id> is not a label available in project <slug>` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `title: must be 1 to 500 characters`, `statusId: <id> is not a status of project <slug>`, `assigneeIds: <id> is not a member of this workspace`, `labelIds: <id> is not a label available in project <slug>` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -862,6 +871,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `Request body too large` */
             413: {
                 headers: {
@@ -877,6 +900,19 @@ export interface operations {
             };
             /** @description `Content-Type must be application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1130,7 +1166,13 @@ export interface operations {
     "tasks-update": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Slug of the project */
                 projectSlug: string;
@@ -1169,13 +1211,14 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `title: must be 1 to 500 characters`, `statusId: <id> is not a status of project <slug>`, `assigneeIds: <id> is not a member of this workspace`, `labelIds: <id> is not a label available in project <slug>` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `title: must be 1 to 500 characters`, `statusId: <id> is not a status of project <slug>`, `assigneeIds: <id> is not a member of this workspace`, `labelIds: <id> is not a label available in project <slug>` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1225,6 +1268,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `Request body too large` */
             413: {
                 headers: {
@@ -1240,6 +1297,19 @@ export interface operations {
             };
             /** @description `Content-Type must be application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1392,7 +1462,13 @@ export interface operations {
     "comments-add": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Slug of the project */
                 projectSlug: string;
@@ -1417,13 +1493,14 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `content: must be 1 to 10000 characters`, `content: must contain a non-space character` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `content: must be 1 to 10000 characters`, `content: must contain a non-space character` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1473,6 +1550,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `Request body too large` */
             413: {
                 headers: {
@@ -1488,6 +1579,19 @@ export interface operations {
             };
             /** @description `Content-Type must be application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1655,7 +1759,13 @@ export interface operations {
     "attachments-upload": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Slug of the project */
                 projectSlug: string;
@@ -1683,13 +1793,14 @@ export interface operations {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
-            /** @description `file: a file part named file is required`, `file: only one file part is allowed`, `Request body is not valid multipart/form-data`, `Request body ended before the upload was complete` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `file: a file part named file is required`, `file: only one file part is allowed`, `Request body is not valid multipart/form-data`, `Request body ended before the upload was complete` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1739,6 +1850,20 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `File too large: the limit is 10 MB (10485760 bytes)`, `Request body too large` */
             413: {
                 headers: {
@@ -1754,6 +1879,19 @@ export interface operations {
             };
             /** @description `Upload the file as multipart/form-data with one part named file` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

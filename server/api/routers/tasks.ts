@@ -6,6 +6,7 @@ import { getTask, TASK_NOT_FOUND } from '../../tasks/get';
 import { listTasks } from '../../tasks/list';
 import { updateTask } from '../../tasks/update';
 import { removeStoredFiles } from '../../storage/storage';
+import { recordedAnswer } from '../idempotency';
 import { operation } from '../operation';
 import { successSchema } from '../../schemas/common';
 import { MAX_TITLE, taskListSchema, taskSchema } from '../../schemas/task';
@@ -53,7 +54,7 @@ export const tasksRouter = router({
     )
     .input(createTaskInput)
     .output(taskSchema)
-    .mutation(({ ctx, input }) => createTask(db(), ctx.principal.workspaceId, ctx.project, input)),
+    .mutation(({ ctx, input }) => createTask(db(), ctx.principal.workspaceId, ctx.project, input, recordedAnswer(ctx.state, taskSchema))),
 
   update: projectProcedure('task:update')
     .meta(
@@ -66,7 +67,9 @@ export const tasksRouter = router({
     )
     .input(updateTaskInput)
     .output(taskSchema)
-    .mutation(({ ctx, input }) => updateTask(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input)),
+    .mutation(({ ctx, input }) =>
+      updateTask(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input, recordedAnswer(ctx.state, taskSchema)),
+    ),
 
   delete: projectProcedure('task:update')
     .meta(
