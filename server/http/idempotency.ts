@@ -3,7 +3,7 @@ import type { RequestState } from '../api/access';
 import type { RequestClaim } from '../api/idempotency';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_IN_PROGRESS, IDEMPOTENCY_KEY_INVALID, IDEMPOTENCY_KEY_REUSED } from '../api/messages';
 import { db } from '../db/client';
-import { badRequest } from '../errors';
+import { asUnavailable, badRequest } from '../errors';
 import { claimKey, recordAnswer, releaseClaim, sweepNowAndThen } from '../idempotency/records';
 import { logEvent } from '../log';
 import { errorResponse, responseHeaders } from './respond';
@@ -92,20 +92,17 @@ export async function claimIdempotencyKey(
 export async function settleIdempotencyKey(state: RequestState, answer: Response): Promise<Response> {
   const claim = state.idempotency;
   if (!claim) return answer;
-  try {
-    if (answer.status >= 500 || answer.status === 429) {
-      await releaseClaim(db(), claim);
-      return answer;
-    }
-    if (claim.recorded) return answer;
-    const body = await answer.text();
-    await recordAnswer(db(), claim, { status: answer.status, body }).catch((error: unknown) => {
-      // The claim's lease runs out by itself: retries are processed again after it.
-      logEvent('error', 'idempotency.record_failed', { requestId: state.requestId, error });
-    });
-    return new Response(body, { status: answer.status, headers: answer.headers });
-  } catch (error) {
-    logEvent('error', 'idempotency.release_failed', { requestId: state.requestId, error });
+  // Should either statement fail, the claim's lease runs out by itself and retries are processed after it;
+  // an outage of the database is logged by the requests it fails.
+  const failed = (event: string) => (error: unknown) => {
+    if (!asUnavailable(error)) logEvent('error', event, { requestId: state.requestId, error });
+  };
+  if (answer.status >= 500 || answer.status === 429) {
+    await releaseClaim(db(), claim).catch(failed('idempotency.release_failed'));
     return answer;
   }
+  if (claim.recorded) return answer;
+  const body = await answer.text();
+  await recordAnswer(db(), claim, { status: answer.status, body }).catch(failed('idempotency.record_failed'));
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }

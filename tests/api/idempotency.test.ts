@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { db } from '../../server/db/client';
 import { env } from '../../server/env';
 import { requestFingerprint } from '../../server/http/idempotency';
-import { settleSweep, sweepExpiredRecords } from '../../server/idempotency/records';
+import { claimKey, releaseClaim, settleSweep, sweepExpiredRecords } from '../../server/idempotency/records';
 import { settleStorage } from '../../server/storage/storage';
 import { useApi } from '../support/api';
 import { awayFromWindowEdge } from '../support/limit-window';
@@ -175,6 +176,32 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect(await db().task.count({ where: { title: body.title } })).toBe(0);
   });
 
+  // The embedded database runs one transaction at a time: a lock held by the test would stop the server's claim too.
+  it.runIf(inject('testDatabase').kind === 'postgres')(
+    'answers 409 to a retry while the first request with the key waits, then replays its answer',
+    async () => {
+      const key = randomUUID();
+      const body = { title: `Held ${key}` };
+      const locker = new pg.Client({ connectionString: process.env.DATABASE_URL });
+      await locker.connect();
+      try {
+        // Holds the row every create locks for its task number.
+        await locker.query('BEGIN');
+        await locker.query('SELECT 1 FROM project WHERE id = $1 FOR UPDATE', [api.fixture.projects.web.id]);
+        const first = api.client.post('/web/tasks', body, withKey(key));
+        while ((await db().idempotencyRecord.count({ where: { key } })) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+        const retry = await api.client.post('/web/tasks', body, withKey(key));
+        expect([retry.status, retry.body, retry.headers.get('retry-after')]).toEqual([409, IN_PROGRESS, '1']);
+        await locker.query('COMMIT');
+        const answered = await first;
+        const again = await api.client.post('/web/tasks', body, withKey(key));
+        expect([answered.status, again.status, again.text]).toEqual([201, 201, answered.text]);
+      } finally {
+        await locker.end();
+      }
+    },
+  );
+
   it('processes a retry once the claim of a request that never finished has run out', async () => {
     const { id: apiKeyId, client } = await ownKey();
     const key = randomUUID();
@@ -268,5 +295,17 @@ describe('expired Idempotency-Key records', () => {
     });
     expect(await sweepExpiredRecords(db())).toBeGreaterThanOrEqual(2);
     expect((await db().idempotencyRecord.findMany({ where: { apiKeyId }, select: { key: true } })).map((r) => r.key)).toEqual(['live']);
+  });
+});
+
+describe('Idempotency-Key claims', () => {
+  it('are given back after an answer a retry might change, so that the next request is processed', async () => {
+    const { id } = await ownKey();
+    const fingerprint = requestFingerprint('POST', '/web/tasks', { title: 'Failed' });
+    const first = await claimKey(db(), id, 'failed-once', fingerprint);
+    if (first.kind !== 'claimed') throw new Error(`expected a claim, got ${first.kind}`);
+    expect((await claimKey(db(), id, 'failed-once', fingerprint)).kind).toBe('in_progress');
+    await releaseClaim(db(), first.claim);
+    expect((await claimKey(db(), id, 'failed-once', fingerprint)).kind).toBe('claimed');
   });
 });
