@@ -42,6 +42,21 @@ async function ownKey() {
   return { id, client: api.clientWith(secret) };
 }
 
+/** A record of a create with `key`, as the database holds it, written by the test. */
+function storeRecord(apiKeyId: string, key: string, body: object, fields: { lockedUntil?: Date; status?: number; expiresAt?: Date }) {
+  return db().idempotencyRecord.create({
+    data: {
+      apiKeyId,
+      key,
+      fingerprint: requestFingerprint('POST', '/web/tasks', body),
+      claimToken: randomUUID(),
+      body: fields.status === undefined ? null : '{}',
+      expiresAt: new Date(Date.now() + 86_400_000),
+      ...fields,
+    },
+  });
+}
+
 function form(content: string, filename: string): FormData {
   const data = new FormData();
   data.append('file', new Blob([content], { type: 'text/plain' }), filename);
@@ -161,61 +176,57 @@ describe('Idempotency-Key on POST and PATCH', () => {
     const key = randomUUID();
     const body = { title: `In progress ${key}` };
     // The claim the first request holds while it runs, as it stands in the database.
-    await db().idempotencyRecord.create({
-      data: {
-        apiKeyId,
-        key,
-        fingerprint: requestFingerprint('POST', '/web/tasks', body),
-        claimToken: randomUUID(),
-        lockedUntil: new Date(Date.now() + 60_000),
-        expiresAt: new Date(Date.now() + 86_400_000),
-      },
-    });
+    await storeRecord(apiKeyId, key, body, { lockedUntil: new Date(Date.now() + 60_000) });
     const response = await client.post('/web/tasks', body, withKey(key));
     expect([response.status, response.body, response.headers.get('retry-after')]).toEqual([409, IN_PROGRESS, '1']);
     expect(await db().task.count({ where: { title: body.title } })).toBe(0);
   });
 
   // The embedded database runs one transaction at a time: a lock held by the test would stop the server's claim too.
-  it.runIf(inject('testDatabase').kind === 'postgres')(
-    'answers 409 to a retry while the first request with the key waits, then replays its answer',
-    async () => {
-      const key = randomUUID();
-      const body = { title: `Held ${key}` };
+  describe.runIf(inject('testDatabase').kind === 'postgres')('while the first request waits on a lock', () => {
+    /** Sends a create with `key` while the row every create locks for its task number is held, until `then` is done. */
+    async function whileHeld<T>(key: string, body: object, then: () => Promise<T>) {
       const locker = new pg.Client({ connectionString: process.env.DATABASE_URL });
       await locker.connect();
       try {
-        // Holds the row every create locks for its task number.
         await locker.query('BEGIN');
         await locker.query('SELECT 1 FROM project WHERE id = $1 FOR UPDATE', [api.fixture.projects.web.id]);
         const first = api.client.post('/web/tasks', body, withKey(key));
         while ((await db().idempotencyRecord.count({ where: { key } })) === 0) await new Promise((resolve) => setTimeout(resolve, 20));
-        const retry = await api.client.post('/web/tasks', body, withKey(key));
-        expect([retry.status, retry.body, retry.headers.get('retry-after')]).toEqual([409, IN_PROGRESS, '1']);
+        const result = await then();
         await locker.query('COMMIT');
-        const answered = await first;
-        const again = await api.client.post('/web/tasks', body, withKey(key));
-        expect([answered.status, again.status, again.text]).toEqual([201, 201, answered.text]);
+        return { first: await first, result };
       } finally {
         await locker.end();
       }
-    },
-  );
+    }
+
+    it('answers 409 to a retry, then replays the first answer', async () => {
+      const key = randomUUID();
+      const body = { title: `Held ${key}` };
+      const { first, result: retry } = await whileHeld(key, body, () => api.client.post('/web/tasks', body, withKey(key)));
+      expect([retry.status, retry.body, retry.headers.get('retry-after')]).toEqual([409, IN_PROGRESS, '1']);
+      const again = await api.client.post('/web/tasks', body, withKey(key));
+      expect([first.status, again.status, again.text]).toEqual([201, 201, first.text]);
+    });
+
+    it('rolls the change back when its claim was taken over meanwhile, so it is not made twice', async () => {
+      const key = randomUUID();
+      const body = { title: `Overtaken ${key}` };
+      // What a retry does once the first request's lease has run out.
+      const { first } = await whileHeld(key, body, () =>
+        db().idempotencyRecord.updateMany({ where: { key }, data: { claimToken: randomUUID() } }),
+      );
+      expect([first.status, first.body]).toEqual([409, IN_PROGRESS]);
+      expect(await db().task.count({ where: { title: body.title } })).toBe(0);
+    });
+  });
 
   it('processes a retry once the claim of a request that never finished has run out', async () => {
     const { id: apiKeyId, client } = await ownKey();
     const key = randomUUID();
     const body = { title: `Crashed ${key}` };
-    await db().idempotencyRecord.create({
-      data: {
-        apiKeyId,
-        key,
-        fingerprint: requestFingerprint('POST', '/web/tasks', body),
-        claimToken: randomUUID(),
-        lockedUntil: new Date(Date.now() - 1_000),
-        expiresAt: new Date(Date.now() + 86_400_000),
-      },
-    });
+    await storeRecord(apiKeyId, key, body, { lockedUntil: new Date(Date.now() - 1_000) });
     const response = await client.post('/web/tasks', body, withKey(key));
     expect(response.status).toBe(201);
     expect(await db().task.count({ where: { title: body.title } })).toBe(1);
@@ -224,17 +235,7 @@ describe('Idempotency-Key on POST and PATCH', () => {
   it('processes the key again once its record is older than 24 hours', async () => {
     const { id: apiKeyId, client } = await ownKey();
     const key = randomUUID();
-    await db().idempotencyRecord.create({
-      data: {
-        apiKeyId,
-        key,
-        fingerprint: requestFingerprint('POST', '/web/tasks', { title: 'Yesterday' }),
-        claimToken: randomUUID(),
-        status: 201,
-        body: '{}',
-        expiresAt: new Date(Date.now() - 1_000),
-      },
-    });
+    await storeRecord(apiKeyId, key, { title: 'Yesterday' }, { status: 201, expiresAt: new Date(Date.now() - 1_000) });
     const response = await client.post('/web/tasks', { title: `Today ${key}` }, withKey(key));
     expect([response.status, response.headers.get('idempotent-replayed')]).toEqual([201, null]);
   });
