@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { asUnavailable } from '../errors';
 
-/** How long an answer is kept for retries, as Stripe does and the Idempotency-Key draft suggests. */
+/** How long an answer is kept for retries, as Stripe keeps its idempotency keys. */
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
 // A request that claimed a key and then crashed (or lost its database) blocks retries at most
 // this long. A slower request loses its claim and rolls back rather than run twice (recordAnswer).
