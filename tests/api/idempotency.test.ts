@@ -10,6 +10,7 @@ import { requestFingerprint } from '../../server/http/idempotency';
 import { claimKey, releaseClaim, settleSweep, sweepExpiredRecords } from '../../server/idempotency/records';
 import { settleStorage } from '../../server/storage/storage';
 import { useApi } from '../support/api';
+import { rawRequest } from '../support/raw-http';
 import { awayFromWindowEdge } from '../support/limit-window';
 
 process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-idempotency-'));
@@ -142,14 +143,31 @@ describe('Idempotency-Key on POST and PATCH', () => {
   });
 
   it.each([
-    ['empty', ''],
-    ['256 characters', 'k'.repeat(256)],
-    ['non-ASCII', 'clé-1'],
-    ['a control character', 'key\twith-tab'],
-  ])('refuses a key that is %s with 400 naming the header, creating nothing', async (_, value) => {
+    ['that is empty', ''],
+    ['of 256 characters', 'k'.repeat(256)],
+    ['with a non-ASCII character', 'clé-1'],
+    ['with a tab, a control character', 'key\twith-tab'],
+  ])('refuses a key %s with 400 naming the header, creating nothing', async (_, value) => {
     const title = `Bad key ${randomUUID()}`;
     const response = await api.client.post('/web/tasks', { title }, withKey(value));
     expect([response.status, response.body]).toEqual([400, INVALID_KEY]);
+    expect(await db().task.count({ where: { title } })).toBe(0);
+  });
+
+  it('refuses a key with any other control character before the request reaches the API: 400, creating nothing', async () => {
+    const title = `Control ${randomUUID()}`;
+    const body = JSON.stringify({ title });
+    const head = [
+      'POST /v1/public/web/tasks HTTP/1.1',
+      'Host: 127.0.0.1',
+      `Authorization: Bearer ${api.key}`,
+      'Content-Type: application/json',
+      `Content-Length: ${body.length}`,
+      'Idempotency-Key: key\x01with-control',
+      'Connection: close',
+    ].join('\r\n');
+    const response = await rawRequest(api.server.baseUrl, `${head}\r\n\r\n`, body);
+    expect([response.status, JSON.parse(response.body).statusCode]).toEqual([400, 400]);
     expect(await db().task.count({ where: { title } })).toBe(0);
   });
 
