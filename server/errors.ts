@@ -11,6 +11,7 @@ export type AppErrorKind =
   | 'conflict'
   | 'precondition_failed'
   | 'payload_too_large'
+  | 'unprocessable'
   | 'unsupported_media_type'
   | 'too_many_requests'
   | 'unavailable';

@@ -6,6 +6,7 @@ import type { Scope } from '../keys/scopes';
 import type { ProjectRef } from '../projects/types';
 import { logEvent } from '../log';
 import type { MeteredDecision, RateLimitDecision } from '../ratelimit/limiter';
+import type { RequestClaim } from './idempotency';
 import { limits } from '../ratelimit/limits';
 import { INVALID_KEY, missingScope, outsideProjectScope, PROJECT_NOT_FOUND, TOO_MANY_REQUESTS } from './messages';
 
@@ -23,6 +24,8 @@ export interface RequestState {
   etag?: string;
   /** Gives back the answer memory a large page reserved (server/api/answer-memory.ts). */
   releaseMemory?: () => void;
+  /** The Idempotency-Key this request claimed, whose answer its write records (server/api/idempotency.ts). */
+  idempotency?: RequestClaim;
 }
 
 export interface Access {

@@ -27,3 +27,8 @@ export const MULTIPART_INCOMPLETE = 'Request body ended before the upload was co
 export const filePartRequired = (field: string) => `${field}: a file part named ${field} is required`;
 export const oneFilePartOnly = (field: string) => `${field}: only one file part is allowed`;
 export { fileTooLarge } from '../attachments/limits';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+export const IDEMPOTENCY_KEY_INVALID = 'Idempotency-Key: must be 1 to 255 printable ASCII characters';
+export const IDEMPOTENCY_KEY_REUSED = 'Idempotency-Key was already used for a different request';
+export const IDEMPOTENCY_KEY_IN_PROGRESS = 'Idempotency-Key: a request with this key is still being processed; retry it shortly';

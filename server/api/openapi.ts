@@ -1,6 +1,9 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { env } from '../env';
 import {
+  IDEMPOTENCY_KEY_HEADER,
+  IDEMPOTENCY_KEY_IN_PROGRESS,
+  IDEMPOTENCY_KEY_REUSED,
   INTERNAL_ERROR_MESSAGE,
   INVALID_KEY,
   missingScope,
@@ -30,6 +33,13 @@ limiter's store is unreachable requests are served without limits and the remain
 AI agents can use the same operations as the tools of this server's MCP server at \`/v1/mcp\` (Streamable HTTP), with the
 same keys, scopes and rate limit: \`claude mcp add --transport http task-api <app URL>/v1/mcp --header "Authorization: Bearer <key>"\`.
 The README shows the setup for Claude Desktop, Cursor and VS Code.
+
+Every POST and PATCH accepts an \`Idempotency-Key\` header (1 to 255 printable ASCII characters, a UUID for instance), so
+that a request whose answer was lost can be sent again safely. The first request with a key is processed and its answer
+kept for 24 hours for that API key; the same request sent again with the key gets that answer again, unchanged, with
+\`Idempotent-Replayed: true\`, and nothing is created or changed twice. Another request with a key already used is
+refused with 422, and one sent while the first is still being processed with 409 and \`Retry-After: 1\`. Answers a retry
+might change (429, 5xx) are not kept. A replay is counted against the rate limit and needs the same scopes.
 
 This interface is in beta: paths and shapes may change before 1.0; breaking changes are announced first.`;
 
@@ -73,6 +83,10 @@ const HEADERS: Record<string, Header> = {
     description: 'Strong entity tag of the task as answered; it changes whenever anything in the answer changes',
     schema: { type: 'string' },
   },
+  'Idempotent-Replayed': {
+    description: '`true` when the answer is the one stored for this `Idempotency-Key`, sent again',
+    schema: { type: 'string' },
+  },
 };
 
 const PRECONDITIONS = {
@@ -92,6 +106,15 @@ const PRECONDITIONS = {
       'The comparison and the write are one step: of two writes sent with one ETag, one wins and the other gets 412.',
     schema: { type: 'string', example: '"3q2-7wEjZl4PjUp2Jd_WdtQaR9w1pqLy"' },
   },
+};
+const IDEMPOTENCY_KEY_PARAMETER = {
+  in: 'header',
+  name: IDEMPOTENCY_KEY_HEADER,
+  required: false,
+  description:
+    'Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+  example: '7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10',
 };
 const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
 const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
@@ -129,8 +152,10 @@ export function openApiDocument(): OpenAPIObject {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       const meta = metaByPath.get(`${method} ${path}`);
       if (!meta?.scope) throw new Error(`No scope for ${method.toUpperCase()} ${path}`);
-      operation.responses = responses(operation, meta);
+      const writes = method === 'post' || method === 'patch';
+      operation.responses = responses(operation, meta, writes);
       if (meta.precondition) (operation.parameters ??= []).push(PRECONDITIONS[meta.precondition]);
+      if (writes) operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
       // A key may be sent in either header; OpenAPI lists alternatives as separate requirements.
       operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
       if (method === 'post' && path.endsWith('/attachments')) operation.requestBody = uploadBody;
@@ -146,11 +171,12 @@ export function openApiDocument(): OpenAPIObject {
   return document;
 }
 
-function responses(operation: Operation, meta: PublicMeta): Record<string, Response> {
+function responses(operation: Operation, meta: PublicMeta, idempotent: boolean): Record<string, Response> {
   const result: Record<string, Response> = {};
+  const replayed = idempotent ? ['Idempotent-Replayed'] : [];
   for (const [code, response] of Object.entries(operation.responses)) {
     if (Number(code) >= 400) continue;
-    const headers = headerRefs('X-Request-Id', ...RATE_LIMIT, ...(meta.etag ? ['ETag'] : []));
+    const headers = headerRefs('X-Request-Id', ...RATE_LIMIT, ...(meta.etag ? ['ETag'] : []), ...replayed);
     result[String(meta.successStatus ?? Number(code))] = { ...response, headers };
   }
   if (meta.precondition === 'If-None-Match') {
@@ -166,8 +192,16 @@ function responses(operation: Operation, meta: PublicMeta): Record<string, Respo
   result['403'] = errorResponse(403, [missingScope(meta.scope!), outsideProjectScope('<slug>')], keyed);
   result['404'] = errorResponse(404, [PROJECT_NOT_FOUND, ...(errors[404] ?? [])], keyed);
   if (errors[412]) result['412'] = errorResponse(412, errors[412], keyed, 'Precondition Failed: `If-Match` names no ETag the task has');
+  if (idempotent) {
+    const note = 'Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed';
+    result['409'] = errorResponse(409, [IDEMPOTENCY_KEY_IN_PROGRESS], [...keyed, 'Retry-After'], note);
+  }
   if (errors[413]) result['413'] = errorResponse(413, errors[413], keyed);
   if (errors[415]) result['415'] = errorResponse(415, errors[415], keyed);
+  if (idempotent) {
+    const note = 'The `Idempotency-Key` was sent before with another method, path or body';
+    result['422'] = errorResponse(422, [IDEMPOTENCY_KEY_REUSED], keyed, note);
+  }
   result['429'] = errorResponse(429, [TOO_MANY_REQUESTS], [...keyed, 'Retry-After']);
   result['500'] = errorResponse(500, [INTERNAL_ERROR_MESSAGE], ['X-Request-Id'], 'The details are logged with the X-Request-Id');
   result['503'] = errorResponse(

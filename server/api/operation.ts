@@ -1,7 +1,15 @@
 import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { Scope } from '../keys/scopes';
 import { routerProcedures } from '../vendor/trpc-router-procedures';
-import { BODY_NOT_JSON, BODY_NOT_OBJECT, BODY_TOO_LARGE, BODY_TOO_MANY_VALUES, JSON_CONTENT_TYPE, unknownFields } from './messages';
+import {
+  BODY_NOT_JSON,
+  BODY_NOT_OBJECT,
+  BODY_TOO_LARGE,
+  BODY_TOO_MANY_VALUES,
+  IDEMPOTENCY_KEY_INVALID,
+  JSON_CONTENT_TYPE,
+  unknownFields,
+} from './messages';
 
 /** Statuses an operation may add to those every operation can answer (see openapi.ts). */
 export type OperationErrors = Partial<Record<400 | 404 | 412 | 413 | 415, string[]>>;
@@ -31,8 +39,8 @@ const JSON_BODY_ERRORS: OperationErrors = {
 /**
  * The OpenAPI metadata of a public operation; every one needs a key. `errors`
  * lists the messages it may answer besides those of every operation (401, 403,
- * 404 `Project not found`, 429, 500, 503); a POST or PATCH with a JSON body also
- * answers those of any JSON body.
+ * 404 `Project not found`, 429, 500, 503); a POST or PATCH also answers those of
+ * its Idempotency-Key (openapi.ts) and, with a JSON body, those of any JSON body.
  */
 export function operation(
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE',
@@ -52,7 +60,7 @@ export function operation(
 ): PublicMeta {
   const errors =
     method === 'POST' || method === 'PATCH'
-      ? mergeErrors(options.multipart ? {} : JSON_BODY_ERRORS, options.errors ?? {})
+      ? mergeErrors(mergeErrors({ 400: [IDEMPOTENCY_KEY_INVALID] }, options.multipart ? {} : JSON_BODY_ERRORS), options.errors ?? {})
       : (options.errors ?? {});
   return {
     successStatus: options.successStatus,

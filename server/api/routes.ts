@@ -13,6 +13,8 @@ export interface RouteMatch {
   scope: Scope;
   /** The operation may be asked without a body. */
   bodyless: boolean;
+  /** The status of its answer on success. */
+  successStatus: number;
   /** Path parameters as they stand in the path (still percent-encoded). */
   params: Record<string, string>;
 }
@@ -22,6 +24,7 @@ interface Route {
   procedure: string;
   scope: Scope;
   bodyless: boolean;
+  successStatus: number;
   pattern: RegExp;
   /** Path parameters in the template: of two templates that match a path, the one with fewer names it. */
   params: number;
@@ -39,6 +42,7 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
     procedure,
     scope: meta.scope,
     bodyless: meta.bodyless === true,
+    successStatus: meta.successStatus ?? 200,
     pattern: getPathRegExp(normalizePath(meta.openapi.path)),
     params: meta.openapi.path.split('{').length - 1,
   };
@@ -59,7 +63,14 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
   const allowed: HttpMethod[] = [];
   for (const { route, params } of matching.filter(({ route }) => route.params === fewest)) {
     if (route.method === method) {
-      return { method: route.method, procedure: route.procedure, scope: route.scope, bodyless: route.bodyless, params };
+      return {
+        method: route.method,
+        procedure: route.procedure,
+        scope: route.scope,
+        bodyless: route.bodyless,
+        successStatus: route.successStatus,
+        params,
+      };
     }
     if (!allowed.includes(route.method)) allowed.push(route.method);
   }

@@ -18,10 +18,18 @@ interface AttachmentRow {
 
 /** The full record, with a download URL valid for an hour from now. */
 export async function toAttachment(row: AttachmentRow) {
-  const url = await storage().downloadUrl(
-    { key: row.storageKey, filename: row.filename, contentType: row.mimeType },
+  return withDownloadUrl(row, await downloadUrl(row));
+}
+
+/** A link to the stored file, valid for an hour from now. */
+export function downloadUrl(file: Pick<AttachmentRow, 'storageKey' | 'filename' | 'mimeType'>): Promise<string> {
+  return storage().downloadUrl(
+    { key: file.storageKey, filename: file.filename, contentType: file.mimeType },
     new Date(Date.now() + DOWNLOAD_URL_TTL_MS),
   );
+}
+
+export function withDownloadUrl(row: AttachmentRow, url: string) {
   return {
     id: row.id,
     filename: row.filename,

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import type { InTransaction } from '../db/transaction';
 import { isForeignKeyViolation, notFound } from '../errors';
 import { removeStoredFiles, storage } from '../storage/storage';
 import type { ProjectRef } from '../projects/types';
 import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
-import { toAttachment } from './attachments';
+import { downloadUrl, withDownloadUrl } from './attachments';
 import { cleanFilename } from './filename';
 import { mimeTypeOf } from './mime-type';
 
@@ -68,15 +70,25 @@ export function discardFile(file: StoredFile): void {
 /**
  * Writes the row once the bytes are stored. The task may have been deleted in
  * between (its delete locks the row, so the insert then fails on the foreign key):
- * the file goes too and the client learns the task is gone.
+ * the file goes too and the client learns the task is gone. The download link is
+ * made first, so that `inTransaction` sees the whole answer before the row commits.
  */
-export async function recordAttachment(db: Db, taskId: string, file: StoredFile) {
-  let row;
+export async function recordAttachment(
+  db: Db,
+  taskId: string,
+  file: StoredFile,
+  inTransaction?: InTransaction<ReturnType<typeof withDownloadUrl>>,
+) {
+  const write = async (tx: Prisma.TransactionClient, url: string) => {
+    const attachment = withDownloadUrl(await tx.attachment.create({ data: { taskId, ...file } }), url);
+    await inTransaction?.(tx, attachment);
+    return attachment;
+  };
   try {
-    row = await db.attachment.create({ data: { taskId, ...file } });
+    const url = await downloadUrl(file);
+    return await (inTransaction ? db.$transaction((tx) => write(tx, url)) : write(db, url));
   } catch (error) {
     discardFile(file);
     throw isForeignKeyViolation(error) ? notFound(TASK_NOT_FOUND) : error;
   }
-  return toAttachment(row);
 }

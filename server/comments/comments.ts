@@ -1,6 +1,8 @@
 import type { ApiPrincipal } from '../auth/api-key';
 import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
+import type { Prisma } from '../db/generated/client';
+import type { InTransaction } from '../db/transaction';
 import { findTaskId } from '../tasks/get';
 
 const commentSelect = { id: true, content: true, authorName: true, createdAt: true, updatedAt: true } as const;
@@ -20,11 +22,24 @@ export async function listComments(db: Db, project: ProjectRef, taskId: string) 
 }
 
 /** A comment posted through the API is attributed to the key's name as it is now. */
-export async function addComment(db: Db, principal: ApiPrincipal, project: ProjectRef, taskId: string, content: string) {
+export async function addComment(
+  db: Db,
+  principal: ApiPrincipal,
+  project: ProjectRef,
+  taskId: string,
+  content: string,
+  inTransaction?: InTransaction<ReturnType<typeof toComment>>,
+) {
   const id = await findTaskId(db, project, taskId);
-  const row = await db.comment.create({
-    data: { taskId: id, content, authorApiKeyId: principal.keyId, authorName: principal.keyName },
-    select: commentSelect,
-  });
-  return toComment(row);
+  const write = async (tx: Prisma.TransactionClient) => {
+    const row = await tx.comment.create({
+      data: { taskId: id, content, authorApiKeyId: principal.keyId, authorName: principal.keyName },
+      select: commentSelect,
+    });
+    const comment = toComment(row);
+    await inTransaction?.(tx, comment);
+    return comment;
+  };
+  // One statement needs no transaction of its own unless work is added to it.
+  return inTransaction ? db.$transaction(write) : write(db);
 }

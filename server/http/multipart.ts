@@ -21,12 +21,14 @@ export interface FileLimits {
 /**
  * Streams the one file part of a multipart body into `consume`, never holding
  * more than a chunk. When the body turns out wrong after `consume` succeeded
- * (a second file part, say), `undo` gets its result.
+ * (a second file part, say), `undo` gets its result. `onField` sees the other
+ * (text) fields, which are otherwise ignored.
  */
 export type FileReader = <T>(
   body: ReadableStream<Uint8Array> | null,
   consume: (part: FilePart) => Promise<T>,
   undo: (result: T) => void,
+  onField?: (name: string, value: string) => void,
 ) => Promise<T>;
 
 /** A reader for this request's body; null unless it is multipart/form-data with a boundary. */
@@ -50,7 +52,10 @@ export function fileReader(headers: Headers, limits: FileLimits): FileReader | n
       tooLarge: () => new AppError('payload_too_large', BODY_TOO_LARGE),
       cutShort: () => badRequest(MULTIPART_INCOMPLETE),
     });
-  return (body, consume, undo) => readFile(parser, Readable.from(chunks(body)), limits, consume, undo);
+  return (body, consume, undo, onField) => {
+    if (onField) parser.on('field', onField);
+    return readFile(parser, Readable.from(chunks(body)), limits, consume, undo);
+  };
 }
 
 async function readFile<T>(

@@ -10,6 +10,7 @@ import { isJson, parseJsonObject } from './json-body';
 import { callProcedure } from './openapi-caller';
 import { PUBLIC_API_PREFIX, normalizePath } from './paths';
 import { noneMatchFails } from '../api/conditional';
+import { claimIdempotencyKey, idempotencyKeyOf, requestFingerprint, settleIdempotencyKey } from './idempotency';
 import { errorResponse, notModifiedResponse, preflightResponse } from './respond';
 import { handleUpload, isUploadRoute } from './upload';
 
@@ -22,7 +23,8 @@ const NOT_FOUND: PublicError = { statusCode: 404, message: 'Not found' };
  * Every request under /v1/public, however its path is spelled, in this order:
  * the operation its method and path name (404, 405), the gate (key, rate limit,
  * scope, project, project scope) before a byte of the body is read, then the
- * body (413, 415, 400) and the procedure through trpc-to-openapi (openapi-caller.ts);
+ * Idempotency-Key (400), the body (413, 415, 400), the key's stored answer
+ * (idempotency.ts) and the procedure through trpc-to-openapi (openapi-caller.ts);
  * multipart uploads are streamed beside it (upload.ts).
  */
 export async function handlePublicRequest(req: Request): Promise<Response> {
@@ -43,11 +45,13 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
   let releaseBody: (() => void) | undefined;
   try {
     await admit(state, route.scope, decodeParam(route.params.projectSlug));
+    const idempotencyKey = idempotencyKeyOf(method, req.headers);
     if (isUploadRoute(route)) {
       if (isJson(req.headers.get('content-type'))) throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);
       return await handleUpload(req, state, {
         projectSlug: decodeParam(route.params.projectSlug),
         taskId: decodeParam(route.params.taskId),
+        idempotencyKey,
       });
     }
     let body: Record<string, unknown> | undefined;
@@ -59,6 +63,10 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
       const held = await readLimitedBody(req, MAX_JSON_BODY_BYTES);
       releaseBody = held.release;
       body = withoutPathParams(parseJsonObject(contentType, held.bytes));
+    }
+    if (idempotencyKey) {
+      const claimed = await claimIdempotencyKey(state, idempotencyKey, requestFingerprint(method, path, body), route.successStatus);
+      if ('answer' in claimed) return claimed.answer;
     }
 
     const response = await callProcedure({
@@ -72,12 +80,12 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
     // The whole gate ran and the request counted; a client whose copy is current gets no body.
     if (response.ok && method === 'GET' && state.etag && noneMatchFails(req.headers, state.etag)) return notModifiedResponse(state);
     // A large answer gives back its memory budget once its JSON text has become bytes.
-    if (response.ok) return state.releaseMemory ? await asBytes(response) : response;
+    if (response.ok) return await settleIdempotencyKey(state, state.releaseMemory ? await asBytes(response) : response);
     // Only the public shape leaves: the library's own fields (code, issues, stack) stay here.
     const failure = (await response.json().catch(() => ({}))) as { publicError?: PublicError };
-    return errorResponse(state, failure.publicError ?? INTERNAL_ERROR);
+    return await settleIdempotencyKey(state, errorResponse(state, failure.publicError ?? INTERNAL_ERROR));
   } catch (error) {
-    return errorResponse(state, answerError(error, 'request.failed', { requestId: state.requestId }));
+    return await settleIdempotencyKey(state, errorResponse(state, answerError(error, 'request.failed', { requestId: state.requestId })));
   } finally {
     releaseBody?.();
     state.releaseMemory?.();

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { admit, type RequestState } from '../api/access';
+import { recordedAnswer } from '../api/idempotency';
 import { fileTooLarge, UPLOAD_AS_MULTIPART } from '../api/messages';
 import type { RouteMatch } from '../api/routes';
 import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
@@ -9,11 +11,13 @@ import { findTaskId } from '../tasks/get';
 import { holdStreamedBody } from './body';
 import { answerError } from '../api/errors';
 import { fileReader, type FileLimits } from './multipart';
+import { claimIdempotencyKey, digesting, requestFingerprint, settleIdempotencyKey } from './idempotency';
 import { errorResponse, responseHeaders } from './respond';
 
 export interface UploadTarget {
   projectSlug: string;
   taskId: string;
+  idempotencyKey: string | null;
 }
 
 // Boundaries, part headers and a few small fields around the file.
@@ -31,12 +35,14 @@ export function isUploadRoute(route: RouteMatch): boolean {
 }
 
 export async function handleUpload(req: Request, state: RequestState, target: UploadTarget): Promise<Response> {
+  let answer: Response;
   try {
     const attachment = await upload(req, state, target);
-    return Response.json(attachment, { status: 201, headers: responseHeaders(state, 201) });
+    answer = attachment instanceof Response ? attachment : Response.json(attachment, { status: 201, headers: responseHeaders(state, 201) });
   } catch (error) {
-    return errorResponse(state, answerError(error, 'request.failed', { requestId: state.requestId }));
+    answer = errorResponse(state, answerError(error, 'request.failed', { requestId: state.requestId }));
   }
+  return settleIdempotencyKey(state, answer);
 }
 
 /** The same checks, in the same order, as every other endpoint; then the body, streamed to storage. */
@@ -50,8 +56,34 @@ async function upload(req: Request, state: RequestState, target: UploadTarget) {
   const taskId = await findTaskId(db(), project, target.taskId);
   const release = await holdStreamedBody();
   try {
-    const stored = await readFile(req.body, storeUpload, discardFile);
-    return await recordAttachment(db(), taskId, stored);
+    // With an Idempotency-Key, the request is told apart by the file's name, type and bytes and by
+    // the other fields, digested as they stream by (apart: the file's bytes may trail the parser's
+    // events); the store is consulted once the body is read.
+    const digests = target.idempotencyKey ? { file: createHash('sha256'), fields: createHash('sha256') } : undefined;
+    let fileName: [string | null, string] | undefined;
+    const stored = await readFile(
+      req.body,
+      (part) => {
+        fileName = [part.filename ?? null, part.mimeType];
+        return storeUpload({
+          filename: part.filename,
+          mimeType: part.mimeType,
+          body: digests ? digesting(part.body, digests.file) : part.body,
+        });
+      },
+      discardFile,
+      digests && ((name, value) => digests.fields.update(`${JSON.stringify([name, value])}\n`)),
+    );
+    if (target.idempotencyKey && digests) {
+      const path = `/${target.projectSlug}/tasks/${target.taskId}/attachments`;
+      const parts = { file: [...fileName!, digests.file.digest('hex')], fields: digests.fields.digest('hex') };
+      const claimed = await claimIdempotencyKey(state, target.idempotencyKey, requestFingerprint('POST', path, parts), 201);
+      if ('answer' in claimed) {
+        discardFile(stored);
+        return claimed.answer;
+      }
+    }
+    return await recordAttachment(db(), taskId, stored, recordedAnswer(state));
   } finally {
     release();
   }

@@ -1,12 +1,19 @@
 import type { ProjectRef } from '../projects/types';
 import type { CreateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
+import type { InTransaction } from '../db/transaction';
 import { nextTaskNumber } from './numbers';
 import { checkReferences } from './references';
 import { loadTask } from './load';
 import { toTask } from './shape';
 
-export async function createTask(db: Db, workspaceId: string, project: ProjectRef, input: CreateTaskFields) {
+export async function createTask(
+  db: Db,
+  workspaceId: string,
+  project: ProjectRef,
+  input: CreateTaskFields,
+  inTransaction?: InTransaction<ReturnType<typeof toTask>>,
+) {
   const { status } = await checkReferences(db, workspaceId, project, input);
   // Without a status the task takes the project's first `todo` status, if it has one.
   const initial =
@@ -16,7 +23,7 @@ export async function createTask(db: Db, workspaceId: string, project: ProjectRe
       orderBy: [{ order: 'asc' }, { id: 'asc' }],
       select: { id: true, category: true },
     }));
-  const row = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const { number, changedAt } = await nextTaskNumber(tx, project.id);
     const { id } = await tx.task.create({
       data: {
@@ -37,8 +44,9 @@ export async function createTask(db: Db, workspaceId: string, project: ProjectRe
     // once more before loadTask reads it whole.
     if (input.assigneeIds?.length) await tx.taskAssignee.createMany({ data: input.assigneeIds.map((userId) => ({ taskId: id, userId })) });
     if (input.labelIds?.length) await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: id, labelId })) });
-    return loadTask(tx, id);
+    // Read in the transaction that created it: the row exists.
+    const task = toTask((await loadTask(tx, id))!, project.keyPrefix);
+    await inTransaction?.(tx, task);
+    return task;
   });
-  // Read in the transaction that created it: the row exists.
-  return toTask(row!, project.keyPrefix);
 }

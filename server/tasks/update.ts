@@ -1,6 +1,7 @@
 import type { ProjectRef } from '../projects/types';
 import type { UpdateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
+import type { InTransaction } from '../db/transaction';
 import type { Prisma } from '../db/generated/client';
 import { isRecordMissing, notFound } from '../errors';
 import { checkPrecondition, lockIfMatch, type EtagCondition } from './etag';
@@ -18,8 +19,9 @@ export async function updateTask(
   project: ProjectRef,
   taskId: string,
   input: UpdateTaskFields,
-  ifMatch?: EtagCondition,
+  options: { ifMatch?: EtagCondition; inTransaction?: InTransaction<ReturnType<typeof toTask>> } = {},
 ) {
+  const { ifMatch, inTransaction } = options;
   const where = taskWhere(project, taskId);
   const condition = taskCondition(project, taskId);
   if (!where || !condition) throw notFound(TASK_NOT_FOUND);
@@ -40,7 +42,7 @@ export async function updateTask(
     changes.statusId = status.id;
     changes.category = status.category;
   }
-  const row = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const updatedAt = await stampChange(tx, project.id);
     if (ifMatch) await lockIfMatch(tx, project, condition, ifMatch);
     // Updating the row before its lists locks it, so concurrent updates of the same
@@ -57,8 +59,9 @@ export async function updateTask(
       await tx.taskLabel.deleteMany({ where: { taskId: task.id } });
       await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: task.id, labelId })) });
     }
-    return loadTask(tx, task.id);
+    // Read in the transaction that changed it: the row exists.
+    const updated = toTask((await loadTask(tx, task.id))!, project.keyPrefix);
+    await inTransaction?.(tx, updated);
+    return updated;
   });
-  // Read in the transaction that changed it: the row exists.
-  return toTask(row!, project.keyPrefix);
 }

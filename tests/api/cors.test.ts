@@ -42,7 +42,9 @@ describe('CORS, as GitHub answers it', () => {
     expect(response.status).toBe(204);
     expect(response.headers.get('access-control-allow-origin')).toBe('*');
     expect(response.headers.get('access-control-allow-methods')).toBe('GET, PATCH, DELETE, HEAD, OPTIONS');
-    expect(response.headers.get('access-control-allow-headers')).toBe('Authorization, X-API-Key, Content-Type, If-Match, If-None-Match');
+    expect(response.headers.get('access-control-allow-headers')).toBe(
+      'Authorization, X-API-Key, Content-Type, If-Match, If-None-Match, Idempotency-Key',
+    );
     expect(response.headers.get('access-control-max-age')).toBe('86400');
     expect(response.headers.get('allow')).toBe('GET, PATCH, DELETE, HEAD, OPTIONS');
   });

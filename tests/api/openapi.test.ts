@@ -196,6 +196,27 @@ describe('GET /v1/public/openapi.json', () => {
     for (const header of RATE_LIMIT_HEADERS) expect(document.components.headers[header].schema).toEqual({ type: 'integer' });
   });
 
+  it('every POST and PATCH, and only they, take an optional Idempotency-Key and declare its 400, 409 and 422', () => {
+    const hasKey = (operation: any) => (operation.parameters ?? []).some((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
+    const writes = operations().filter(([name]) => /^(POST|PATCH) /.test(name));
+    expect(writes).toHaveLength(OPERATIONS.filter((name) => /^(POST|PATCH) /.test(name)).length);
+    for (const [name, operation] of writes) {
+      const parameter = operation.parameters.find((p: any) => p.in === 'header' && p.name === 'Idempotency-Key');
+      expect(parameter, name).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
+      expect(messagesOf(operation, '400'), name).toContain('Idempotency-Key: must be 1 to 255 printable ASCII characters');
+      expect(messagesOf(operation, '409'), name).toEqual([
+        'Idempotency-Key: a request with this key is still being processed; retry it shortly',
+      ]);
+      expect(Object.keys(operation.responses['409'].headers), name).toContain('Retry-After');
+      expect(messagesOf(operation, '422'), name).toEqual(['Idempotency-Key was already used for a different request']);
+      const success = operation.responses[name.startsWith('POST') ? '201' : '200'];
+      expect(Object.keys(success.headers), name).toContain('Idempotent-Replayed');
+    }
+    for (const [name, operation] of operations().filter(([name]) => /^(GET|DELETE) /.test(name))) {
+      expect([hasKey(operation), operation.responses['409'], operation.responses['422']], name).toEqual([false, undefined, undefined]);
+    }
+  });
+
   it('states the configured rate limit, in words and as x-ratelimit', () => {
     const limit = env().rateLimitPerMinute;
     expect(document.info.description).toContain(`Each key may make ${limit} requests per minute`);
@@ -254,8 +275,9 @@ describe('GET /v1/public/openapi.json', () => {
     expect(headerNames(find('POST /{projectSlug}/tasks').responses['201'])).toContain('ETag');
     expect(headerNames(update.responses['200'])).toContain('ETag');
     expect(parameterNames(get)).toEqual(['If-None-Match']);
+    expect(parameterNames(update)).toEqual(['If-Match', 'Idempotency-Key']);
+    expect(parameterNames(remove)).toEqual(['If-Match']);
     for (const operation of [update, remove]) {
-      expect(parameterNames(operation)).toEqual(['If-Match']);
       expect(Object.values(operation.responses['412'].content['application/json'].examples)).toEqual([
         { value: { statusCode: 412, message: 'Task was changed since you read it (ETag mismatch)' } },
       ]);

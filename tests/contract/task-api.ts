@@ -460,6 +460,8 @@ export interface components {
         "WWW-Authenticate": string;
         /** @description Strong entity tag of the task as answered; it changes whenever anything in the answer changes */
         ETag: string;
+        /** @description `true` when the answer is the one stored for this `Idempotency-Key`, sent again */
+        "Idempotent-Replayed": string;
     };
     pathItems: never;
 }
@@ -924,7 +926,13 @@ export interface operations {
     "tasks-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Slug of the project */
                 projectSlug: string;
@@ -966,13 +974,14 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `title: must be 1 to 500 characters`, `statusId: <id> is not a status of project <slug>`, `assigneeIds: <id> is not a member of this workspace`, `labelIds: <id> is not a label available in project <slug>` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `title: must be 1 to 500 characters`, `statusId: <id> is not a status of project <slug>`, `assigneeIds: <id> is not a member of this workspace`, `labelIds: <id> is not a label available in project <slug>` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1028,6 +1037,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `Request body too large` */
             413: {
                 headers: {
@@ -1045,6 +1070,21 @@ export interface operations {
             };
             /** @description `Content-Type must be application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1483,6 +1523,11 @@ export interface operations {
             header?: {
                 /** @description ETags the task must still have (or `*`: any existing task), compared strongly; else 412 and nothing changes. The comparison and the write are one step: of two writes sent with one ETag, one wins and the other gets 412. */
                 "If-Match"?: string;
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
             };
             path: {
                 /** @description Slug of the project */
@@ -1525,13 +1570,14 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     ETag: components["headers"]["ETag"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Task"];
                 };
             };
-            /** @description `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `title: must be 1 to 500 characters`, `statusId: <id> is not a status of project <slug>`, `assigneeIds: <id> is not a member of this workspace`, `labelIds: <id> is not a label available in project <slug>` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `title: must be 1 to 500 characters`, `statusId: <id> is not a status of project <slug>`, `assigneeIds: <id> is not a member of this workspace`, `labelIds: <id> is not a label available in project <slug>` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1587,6 +1633,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `Task was changed since you read it (ETag mismatch)`. Precondition Failed: `If-Match` names no ETag the task has. */
             412: {
                 headers: {
@@ -1619,6 +1681,21 @@ export interface operations {
             };
             /** @description `Content-Type must be application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -1783,7 +1860,13 @@ export interface operations {
     "comments-add": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Slug of the project */
                 projectSlug: string;
@@ -1810,13 +1893,14 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Comment"];
                 };
             };
-            /** @description `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `content: must be 1 to 10000 characters`, `content: must contain a non-space character` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `content: must be 1 to 10000 characters`, `content: must contain a non-space character` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1872,6 +1956,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `Request body too large` */
             413: {
                 headers: {
@@ -1889,6 +1989,21 @@ export interface operations {
             };
             /** @description `Content-Type must be application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2070,7 +2185,13 @@ export interface operations {
     "attachments-upload": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Slug of the project */
                 projectSlug: string;
@@ -2100,13 +2221,14 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
-            /** @description `file: a file part named file is required`, `file: only one file part is allowed`, `Request body is not valid multipart/form-data`, `Request body ended before the upload was complete` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `file: a file part named file is required`, `file: only one file part is allowed`, `Request body is not valid multipart/form-data`, `Request body ended before the upload was complete` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2162,6 +2284,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `File too large: the limit is 10 MB (10485760 bytes)`, `Request body too large` */
             413: {
                 headers: {
@@ -2179,6 +2317,21 @@ export interface operations {
             };
             /** @description `Upload the file as multipart/form-data with one part named file` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2234,7 +2387,13 @@ export interface operations {
     "uploads-create": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Slug of the project */
                 projectSlug: string;
@@ -2274,13 +2433,14 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["DirectUpload"];
                 };
             };
-            /** @description `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `filename: must be 1 to 1024 characters`, `mimeType: must be a media type such as image/png`, `size: must be a whole number of bytes` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `filename: must be 1 to 1024 characters`, `mimeType: must be a media type such as image/png`, `size: must be a whole number of bytes` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2336,6 +2496,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `Request body too large`, `File too large: the limit is 10 MB (10485760 bytes)` */
             413: {
                 headers: {
@@ -2353,6 +2529,21 @@ export interface operations {
             };
             /** @description `Content-Type must be application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2408,7 +2599,13 @@ export interface operations {
     "uploads-complete": {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: sent again with the same key, the same request gets the first answer (kept 24 hours per API key) instead of being processed twice.
+                 * @example 7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10
+                 */
+                "Idempotency-Key"?: string;
+            };
             path: {
                 /** @description Slug of the project */
                 projectSlug: string;
@@ -2430,13 +2627,14 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Attachment"];
                 };
             };
-            /** @description `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `uploadId: must be a UUID`, `Upload not received: send the file to uploadUrl first`, `size: the uploaded file has <n> bytes, not the announced <size>` */
+            /** @description `Idempotency-Key: must be 1 to 255 printable ASCII characters`, `Request body is not valid JSON`, `Request body must be a JSON object`, `Request body holds more than 1000 JSON values`, `Unknown field: <name>`, `uploadId: must be a UUID`, `Upload not received: send the file to uploadUrl first`, `size: the uploaded file has <n> bytes, not the announced <size>` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2492,6 +2690,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            409: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description `Request body too large`, `File too large: the limit is 10 MB (10485760 bytes)` */
             413: {
                 headers: {
@@ -2509,6 +2723,21 @@ export interface operations {
             };
             /** @description `Content-Type must be application/json` */
             415: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key was already used for a different request`. The `Idempotency-Key` was sent before with another method, path or body. */
+            422: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];

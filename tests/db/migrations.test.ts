@@ -11,6 +11,7 @@ describe('migrations', () => {
       'api_key',
       'attachment',
       'comment',
+      'idempotency_record',
       'label',
       'membership',
       'pending_upload',
@@ -61,6 +62,8 @@ describe('migrations', () => {
         'UNIQUE rate_limit USING btree (key)',
         'sign_in_failure USING btree (account_key, created_at)',
         'sign_in_failure USING btree (created_at)',
+        'UNIQUE idempotency_record USING btree (api_key_id, key)',
+        'idempotency_record USING btree (expires_at)',
       ]),
     );
   });

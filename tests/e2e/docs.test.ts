@@ -85,6 +85,17 @@ describe('the API reference (/docs) in a browser', () => {
     90_000,
   );
 
+  it('shows the Idempotency-Key header of a write, with its 409 and 422 answers', async () => {
+    const { page } = await openDocs(1280, 800);
+    await page.getByText('Create a task', { exact: true }).first().click();
+    const text = () => page.evaluate(() => document.body.innerText);
+    await expect.poll(text, { timeout: 10_000 }).toContain('Idempotency-Key was already used for a different request');
+    const shown = await text();
+    expect(shown).toMatch(/Headers\s+Idempotency-Key/);
+    expect(shown).toContain('Idempotency-Key: a request with this key is still being processed');
+    await page.close();
+  });
+
   it('shows a curl example for an operation, and JavaScript and Python among the clients', async () => {
     const { page } = await openDocs(1280, 800);
     const example = page.locator('.scalar-code-block', { hasText: '/v1/public/web/statuses' }).first();

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { addComment, listComments } from '../../comments/comments';
 import { db } from '../../db/client';
 import { TASK_NOT_FOUND } from '../../tasks/get';
+import { recordedAnswer } from '../idempotency';
 import { operation } from '../operation';
 import { commentSchema, MAX_COMMENT } from '../../schemas/comment';
 import { addCommentInput, taskInput } from '../inputs';
@@ -36,5 +37,7 @@ export const commentsRouter = router({
     )
     .input(addCommentInput)
     .output(commentSchema)
-    .mutation(({ ctx, input }) => addComment(db(), ctx.principal, ctx.project, input.taskId, input.content)),
+    .mutation(({ ctx, input }) =>
+      addComment(db(), ctx.principal, ctx.project, input.taskId, input.content, recordedAnswer(ctx.state, commentSchema)),
+    ),
 });

@@ -11,6 +11,7 @@ import type { Task } from '../../tasks/shape';
 import type { RequestState } from '../access';
 import { ifMatch } from '../conditional';
 import { removeStoredFiles } from '../../storage/storage';
+import { recordedAnswer } from '../idempotency';
 import { operation } from '../operation';
 import { successSchema } from '../../schemas/common';
 import { deletedTaskListSchema, MAX_DELETED_PAGE, MAX_TITLE, taskListSchema, taskSchema } from '../../schemas/task';
@@ -103,7 +104,9 @@ export const tasksRouter = router({
     )
     .input(createTaskInput)
     .output(taskSchema)
-    .mutation(async ({ ctx, input }) => withEtag(ctx.state, await createTask(db(), ctx.principal.workspaceId, ctx.project, input))),
+    .mutation(async ({ ctx, input }) =>
+      withEtag(ctx.state, await createTask(db(), ctx.principal.workspaceId, ctx.project, input, recordedAnswer(ctx.state, taskSchema))),
+    ),
 
   update: projectProcedure('task:update')
     .meta(
@@ -121,7 +124,13 @@ export const tasksRouter = router({
     .input(updateTaskInput)
     .output(taskSchema)
     .mutation(async ({ ctx, input }) =>
-      withEtag(ctx.state, await updateTask(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input, ifMatch(ctx.state.headers))),
+      withEtag(
+        ctx.state,
+        await updateTask(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input, {
+          ifMatch: ifMatch(ctx.state.headers),
+          inTransaction: recordedAnswer(ctx.state, taskSchema),
+        }),
+      ),
     ),
 
   delete: projectProcedure('task:update')
