@@ -3,6 +3,8 @@ import type { Db } from '../db/client';
 import { isForeignKeyViolation, notFound } from '../errors';
 import { removeStoredFiles, storage } from '../storage/storage';
 import { TASK_NOT_FOUND } from '../tasks/get';
+import type { ProjectRef } from '../projects/types';
+import { enqueueEvent } from '../webhooks/events';
 import { toAttachment } from './attachments';
 
 export interface IncomingFile {
@@ -41,10 +43,25 @@ export function discardFile(file: StoredFile): void {
  * between (its delete locks the row, so the insert then fails on the foreign key):
  * the file goes too and the client learns the task is gone.
  */
-export async function recordAttachment(db: Db, taskId: string, file: StoredFile) {
+export async function recordAttachment(db: Db, project: ProjectRef, taskId: string, file: StoredFile) {
   let row;
   try {
-    row = await db.attachment.create({ data: { taskId, ...file } });
+    row = await db.$transaction(async (tx) => {
+      const created = await tx.attachment.create({ data: { taskId, ...file }, include: { task: { select: { number: true } } } });
+      // The event's attachment has no download URL: one that expires in an hour is no use in a log.
+      const attachment = {
+        id: created.id,
+        filename: created.filename,
+        mimeType: created.mimeType,
+        size: created.size,
+        createdAt: created.createdAt.toISOString(),
+      };
+      await enqueueEvent(tx, project, 'attachment.created', {
+        attachment,
+        task: { id: taskId, externalId: `${project.keyPrefix}-${created.task.number}` },
+      });
+      return created;
+    });
   } catch (error) {
     discardFile(file);
     throw isForeignKeyViolation(error) ? notFound(TASK_NOT_FOUND) : error;

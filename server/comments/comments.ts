@@ -2,6 +2,7 @@ import type { ApiPrincipal } from '../auth/api-key';
 import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
 import { findTaskId } from '../tasks/get';
+import { enqueueEvent } from '../webhooks/events';
 
 const commentSelect = { id: true, content: true, authorName: true, createdAt: true, updatedAt: true } as const;
 
@@ -22,9 +23,14 @@ export async function listComments(db: Db, project: ProjectRef, taskId: string) 
 /** A comment posted through the API is attributed to the key's name as it is now. */
 export async function addComment(db: Db, principal: ApiPrincipal, project: ProjectRef, taskId: string, content: string) {
   const id = await findTaskId(db, project, taskId);
-  const row = await db.comment.create({
-    data: { taskId: id, content, authorApiKeyId: principal.keyId, authorName: principal.keyName },
-    select: commentSelect,
+  return db.$transaction(async (tx) => {
+    const row = await tx.comment.create({
+      data: { taskId: id, content, authorApiKeyId: principal.keyId, authorName: principal.keyName },
+      select: { ...commentSelect, task: { select: { number: true } } },
+    });
+    const { task, ...fields } = row;
+    const comment = toComment(fields);
+    await enqueueEvent(tx, project, 'comment.created', { comment, task: { id, externalId: `${project.keyPrefix}-${task.number}` } });
+    return comment;
   });
-  return toComment(row);
 }

@@ -60,7 +60,7 @@ async function upload(req: Request, state: RequestState, target: UploadTarget) {
       },
       discardFile,
     );
-    return await recordAttachment(db(), taskId, stored);
+    return await recordAttachment(db(), project, taskId, stored);
   } finally {
     release();
   }

@@ -5,6 +5,7 @@ import { nextTaskNumber } from './numbers';
 import { checkReferences } from './references';
 import { loadTask } from './load';
 import { toTask } from './shape';
+import { enqueueEvent } from '../webhooks/events';
 
 export async function createTask(db: Db, workspaceId: string, project: ProjectRef, input: CreateTaskFields) {
   const { status } = await checkReferences(db, workspaceId, project, input);
@@ -16,7 +17,7 @@ export async function createTask(db: Db, workspaceId: string, project: ProjectRe
       orderBy: [{ order: 'asc' }, { id: 'asc' }],
       select: { id: true, category: true },
     }));
-  const row = await db.$transaction(async (tx) => {
+  return db.$transaction(async (tx) => {
     const number = await nextTaskNumber(tx, project.id);
     const { id } = await tx.task.create({
       data: {
@@ -35,8 +36,9 @@ export async function createTask(db: Db, workspaceId: string, project: ProjectRe
     // once more before loadTask reads it whole.
     if (input.assigneeIds?.length) await tx.taskAssignee.createMany({ data: input.assigneeIds.map((userId) => ({ taskId: id, userId })) });
     if (input.labelIds?.length) await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: id, labelId })) });
-    return loadTask(tx, id);
+    // Read in the transaction that created it: the row exists.
+    const task = toTask((await loadTask(tx, id))!, project.keyPrefix);
+    await enqueueEvent(tx, project, 'task.created', { task });
+    return task;
   });
-  // Read in the transaction that created it: the row exists.
-  return toTask(row!, project.keyPrefix);
 }

@@ -1,13 +1,14 @@
 import type { ProjectRef } from '../projects/types';
 import type { UpdateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
 import { isRecordMissing, notFound } from '../errors';
 import { getTask, TASK_NOT_FOUND } from './get';
 import { taskWhere } from './locate';
 import { checkReferences } from './references';
-import { loadTask } from './load';
+import { loadTask, loadTaskWhere } from './load';
 import { toTask } from './shape';
+import { changedFields, enqueueEvent } from '../webhooks/events';
 
 /** Partial update: omitted fields stay, null clears, a list replaces the whole list. */
 export async function updateTask(db: Db, workspaceId: string, project: ProjectRef, taskId: string, input: UpdateTaskFields) {
@@ -28,13 +29,20 @@ export async function updateTask(db: Db, workspaceId: string, project: ProjectRe
     changes.statusId = status.id;
     changes.category = status.category;
   }
-  const row = await db.$transaction(async (tx) => {
-    // Updating the row first locks it, so concurrent updates of the same task
-    // replace its lists one after the other instead of merging them.
-    const task = await tx.task.update({ where, data: { ...changes, updatedAt: new Date() }, select: { id: true } }).catch((error) => {
-      if (isRecordMissing(error)) throw notFound(TASK_NOT_FOUND);
-      throw error;
-    });
+  return db.$transaction(async (tx) => {
+    // Locking the row first makes concurrent updates of the same task replace its
+    // lists one after the other instead of merging them, and gives the state the
+    // webhook's `changes` are counted from.
+    const found = await tx.task.findUnique({ where, select: { id: true } });
+    if (!found) throw notFound(TASK_NOT_FOUND);
+    const before = await loadTaskWhere(tx, Prisma.sql`t.id = (SELECT id FROM task WHERE id = ${found.id}::uuid FOR UPDATE)`);
+    if (!before) throw notFound(TASK_NOT_FOUND);
+    const task = await tx.task
+      .update({ where: { id: found.id }, data: { ...changes, updatedAt: new Date() }, select: { id: true } })
+      .catch((error) => {
+        if (isRecordMissing(error)) throw notFound(TASK_NOT_FOUND);
+        throw error;
+      });
     if (input.assigneeIds !== undefined) {
       await tx.taskAssignee.deleteMany({ where: { taskId: task.id } });
       await tx.taskAssignee.createMany({ data: input.assigneeIds.map((userId) => ({ taskId: task.id, userId })) });
@@ -43,8 +51,10 @@ export async function updateTask(db: Db, workspaceId: string, project: ProjectRe
       await tx.taskLabel.deleteMany({ where: { taskId: task.id } });
       await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: task.id, labelId })) });
     }
-    return loadTask(tx, task.id);
+    // Read in the transaction that changed it: the row exists.
+    const updated = toTask((await loadTask(tx, task.id))!, project.keyPrefix);
+    const changed = changedFields(toTask(before, project.keyPrefix), updated);
+    if (changed.length > 0) await enqueueEvent(tx, project, 'task.updated', { task: updated, changes: changed });
+    return updated;
   });
-  // Read in the transaction that changed it: the row exists.
-  return toTask(row!, project.keyPrefix);
 }
