@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import { badRequest, notFound } from '../errors';
+import { FORBIDDEN_ADDRESS, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
 import { EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
 
@@ -24,7 +25,11 @@ const endpointSelect = {
   createdAt: true,
 } as const;
 
-function checkUrl(url: string): void {
+/**
+ * https only (http too where private addresses are allowed, in development), and
+ * not to an address inside the network: checked again at every delivery.
+ */
+async function checkUrl(url: string): Promise<void> {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -34,6 +39,15 @@ function checkUrl(url: string): void {
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw badRequest('url: must be an absolute http or https URL');
   if (parsed.username || parsed.password) throw badRequest('url: must not hold a user name or password');
   if (url.length > MAX_URL_LENGTH) throw badRequest(`url: must be at most ${MAX_URL_LENGTH} characters`);
+  if (privateAddressesAllowed()) return;
+  if (parsed.protocol !== 'https:') throw badRequest('url: must be https');
+  let addresses: string[];
+  try {
+    addresses = await resolveHost(parsed);
+  } catch {
+    throw badRequest(`url: ${parsed.hostname} does not resolve`);
+  }
+  if (addresses.some(isForbiddenAddress)) throw badRequest(FORBIDDEN_ADDRESS);
 }
 
 export function parseEvents(names: string[]): EventType[] {
@@ -44,7 +58,7 @@ export function parseEvents(names: string[]): EventType[] {
 
 /** Saves an endpoint and returns it with its signing secret, which is never shown again. */
 export async function createEndpoint(db: Db, workspaceId: string, input: EndpointInput) {
-  checkUrl(input.url);
+  await checkUrl(input.url);
   if (input.projectId) {
     const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
     if (!project) throw notFound('Project not found');

@@ -7,6 +7,7 @@ import { openSecret } from '../../server/webhooks/secret';
 import { useApi } from '../support/api';
 import { createWorkspaceFixture } from '../support/fixtures';
 
+process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 const api = useApi();
 
 async function endpoint(options: { events?: EventType[]; projectId?: string | null; workspaceId?: string } = {}) {
