@@ -16,7 +16,14 @@ const logger = new Logger(() => (level, message) => {
 // statement prepared on one connection exists on all: graphile-worker's named
 // statements then collide ("prepared statement get_job/graphile_worker already
 // exists") and no job is ever taken. Unprepared, its queries cost a parse each.
-const options = { concurrency: CONCURRENCY, noHandleSignals: true, logger, crontab: '', noPreparedStatements: true };
+const options = {
+  concurrency: CONCURRENCY,
+  noHandleSignals: true,
+  logger,
+  crontab: '',
+  noPreparedStatements: true,
+  maxPoolSize: CONCURRENCY + 1,
+};
 
 const tasks = (db: () => Db): TaskList => ({
   [DELIVER_JOB]: async (payload) => attemptDelivery(db(), (payload as { deliveryId: string }).deliveryId),
