@@ -64,6 +64,7 @@ const schema = z
     PORT: wholeNumber(3000, 1),
     WEB_CONCURRENCY: wholeNumber(os.availableParallelism(), 1),
     TRUSTED_PROXY_COUNT: wholeNumber(0, 0),
+    CRON_SECRET: optionalString,
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).optional(),
     WEBHOOK_RETRY_DELAYS: z
       .string()
@@ -106,6 +107,8 @@ export interface Env {
   webConcurrency: number;
   /** Reverse proxies in front of `npm start` whose X-Forwarded-For entries are believed. */
   trustedProxyCount: number;
+  /** What Vercel Cron sends as a bearer token to /api/cron/webhooks; unset, that route refuses every call. */
+  cronSecret: string | null;
   /** Webhook endpoints may be loopback, private or link-local addresses (development and tests). */
   webhookAllowPrivateAddresses: boolean;
   /** Waits before each retry of a failed webhook delivery; after the last, the endpoint is disabled. */
@@ -150,6 +153,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     port: v.PORT,
     webConcurrency: v.WEB_CONCURRENCY,
     trustedProxyCount: v.TRUSTED_PROXY_COUNT,
+    cronSecret: v.CRON_SECRET ?? null,
     webhookAllowPrivateAddresses: v.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     webhookRetryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((seconds) => Number(seconds) * 1000),
   };
