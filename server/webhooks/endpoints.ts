@@ -80,3 +80,27 @@ export async function deleteEndpoint(db: Db, workspaceId: string, id: string): P
   const { count } = await db.webhookEndpoint.deleteMany({ where: { id, workspaceId } });
   if (count === 0) throw notFound(ENDPOINT_NOT_FOUND);
 }
+
+/** The endpoint's last deliveries, newest first. */
+export async function listDeliveries(db: Db, workspaceId: string, endpointId: string, limit = 50) {
+  if (!UUID.test(endpointId)) throw notFound(ENDPOINT_NOT_FOUND);
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, workspaceId }, select: { id: true } });
+  if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
+  return db.webhookDelivery.findMany({
+    where: { endpointId },
+    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
+    take: limit,
+    select: {
+      id: true,
+      messageId: true,
+      eventType: true,
+      status: true,
+      attempts: true,
+      responseCode: true,
+      durationMs: true,
+      lastError: true,
+      createdAt: true,
+      updatedAt: true,
+    },
+  });
+}
