@@ -1,6 +1,19 @@
 import tseslint from 'typescript-eslint';
 
-const DOMAIN = ['tasks', 'comments', 'lookups', 'attachments', 'projects', 'keys', 'workspaces', 'storage', 'ratelimit', 'auth', 'setup', 'webhooks'];
+const DOMAIN = [
+  'tasks',
+  'comments',
+  'lookups',
+  'attachments',
+  'projects',
+  'keys',
+  'workspaces',
+  'storage',
+  'ratelimit',
+  'auth',
+  'setup',
+  'webhooks',
+];
 
 /** Files under `files` may not import from the server folders named in `above`. */
 function layer(files, above) {

@@ -7,7 +7,7 @@ import { createEndpoint } from '../../server/webhooks/endpoints';
 import type { EventType } from '../../server/webhooks/events';
 import { startWebhookWorker } from '../../server/webhooks/worker';
 import { useApi } from '../support/api';
-import { startReceiver, type Received } from './receiver';
+import { createTask, startReceiver, type Received } from './receiver';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 // Two retries, at once: a delivery is tried three times before its endpoint is disabled.
@@ -50,16 +50,10 @@ async function settled(endpointId: string, deliveries: number) {
   );
 }
 
-async function createTask(title = 'Ship webhooks') {
-  const response = await api.client.post('/web/tasks', { title });
-  expect(response.status).toBe(201);
-  return response.body;
-}
-
 describe('delivery', () => {
   it('sends every event type signed to the Standard Webhooks spec, with the body recorded at the change', async () => {
     const hook = await endpoint();
-    const task = await createTask();
+    const task = await createTask(api);
     await api.client.patch(`/web/tasks/${task.id}`, { title: 'Renamed', priority: 'high' });
     await api.client.post(`/web/tasks/${task.id}/comments`, { content: 'Looks good' });
     const form = new FormData();
@@ -93,7 +87,7 @@ describe('delivery', () => {
   it('a signature made with another secret fails verification', async () => {
     const hook = await endpoint(['task.created']);
     const other = await endpoint(['task.created']);
-    await createTask();
+    await createTask(api);
     await settled(hook.id, 1);
     expect(() => other.verify(hook.received()[0]!)).toThrow();
   });
@@ -101,7 +95,7 @@ describe('delivery', () => {
   it('retries a failing receiver with the same webhook-id until it answers 2xx', async () => {
     const hook = await endpoint(['task.created']);
     hook.answer(500, 503);
-    await createTask();
+    await createTask(api);
     await settled(hook.id, 1);
     const requests = hook.received();
     expect(requests).toHaveLength(3);
@@ -114,20 +108,20 @@ describe('delivery', () => {
   it('a 410 disables the endpoint at once', async () => {
     const hook = await endpoint(['task.created']);
     hook.answer(410);
-    await createTask();
+    await createTask(api);
     await settled(hook.id, 1);
     expect(hook.received()).toHaveLength(1);
     const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } });
     expect(row.disabledAt).not.toBeNull();
     expect(row.disabledReason).toBe('The endpoint answered 410 Gone.');
-    await createTask();
+    await createTask(api);
     expect(await db().webhookDelivery.count({ where: { endpointId: hook.id } })).toBe(1);
   });
 
   it('after the last retry fails the delivery fails and the endpoint is disabled with the reason', async () => {
     const hook = await endpoint(['task.created']);
     hook.answer(500, 500, 500);
-    await createTask();
+    await createTask(api);
     await settled(hook.id, 1);
     expect(hook.received()).toHaveLength(3);
     const [delivery] = await db().webhookDelivery.findMany({ where: { endpointId: hook.id } });

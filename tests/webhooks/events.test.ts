@@ -6,6 +6,7 @@ import { DELIVER_JOB, enqueueEvent, type EventType } from '../../server/webhooks
 import { openSecret } from '../../server/webhooks/secret';
 import { useApi } from '../support/api';
 import { createWorkspaceFixture } from '../support/fixtures';
+import { createTask } from './receiver';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 const api = useApi();
@@ -38,16 +39,10 @@ const context = () => ({
   project: { id: api.fixture.projects.web.id, slug: 'web' },
 });
 
-async function createTask(title = 'Ship webhooks') {
-  const response = await api.client.post('/web/tasks', { title });
-  expect(response.status).toBe(201);
-  return response.body;
-}
-
 describe('events recorded with the change', () => {
   it('task.created carries the workspace, the project and the task exactly as the API answered it', async () => {
     const hook = await endpoint();
-    const task = await createTask();
+    const task = await createTask(api);
     const [event, ...more] = await events(hook.id);
     expect(more).toEqual([]);
     expect(event!.body).toEqual({ type: 'task.created', timestamp: expect.any(String), data: { ...context(), task } });
@@ -57,7 +52,7 @@ describe('events recorded with the change', () => {
   });
 
   it('a PATCH of several fields is one task.updated naming the fields that changed', async () => {
-    const task = await createTask();
+    const task = await createTask(api);
     const hook = await endpoint({ events: ['task.updated'] });
     const response = await api.client.patch(`/web/tasks/${task.id}`, {
       title: 'Renamed',
@@ -77,14 +72,14 @@ describe('events recorded with the change', () => {
   });
 
   it('a PATCH that changes nothing sends no event', async () => {
-    const task = await createTask('Same');
+    const task = await createTask(api, 'Same');
     const hook = await endpoint();
     expect((await api.client.patch(`/web/tasks/${task.id}`, { title: 'Same' })).status).toBe(200);
     expect(await events(hook.id)).toEqual([]);
   });
 
   it('task.deleted carries the id and external ID, and the subtasks deleted with it', async () => {
-    const task = await createTask('Parent');
+    const task = await createTask(api, 'Parent');
     const project = await db().project.update({ where: { id: api.fixture.projects.web.id }, data: { taskCounter: { increment: 1 } } });
     const child = await db().task.create({
       data: { projectId: project.id, number: project.taskCounter, title: 'Child', parentId: task.id, category: 'todo', priority: 'none' },
@@ -106,7 +101,7 @@ describe('events recorded with the change', () => {
   });
 
   it('comment.created carries the comment as the API answered it and its task', async () => {
-    const task = await createTask();
+    const task = await createTask(api);
     const hook = await endpoint({ events: ['comment.created'] });
     const response = await api.client.post(`/web/tasks/${task.id}/comments`, { content: 'Looks good' });
     expect(response.status).toBe(201);
@@ -121,7 +116,7 @@ describe('events recorded with the change', () => {
   });
 
   it('attachment.created carries the attachment without its download URL, and its task', async () => {
-    const task = await createTask();
+    const task = await createTask(api);
     const hook = await endpoint({ events: ['attachment.created'] });
     const form = new FormData();
     form.append('file', new Blob(['hello'], { type: 'text/plain' }), 'notes.txt');
@@ -155,7 +150,7 @@ describe('only what committed, only where it belongs', () => {
   });
 
   it('an upload to a task deleted meanwhile sends no attachment.created', async () => {
-    const task = await createTask();
+    const task = await createTask(api);
     const hook = await endpoint();
     await api.client.delete(`/web/tasks/${task.id}`);
     const form = new FormData();
@@ -168,7 +163,7 @@ describe('only what committed, only where it belongs', () => {
     const other = await createWorkspaceFixture();
     const otherHook = await endpoint({ workspaceId: other.workspace.id });
     const apiOnly = await endpoint({ projectId: api.fixture.projects.api.id });
-    await createTask();
+    await createTask(api);
     const created = await api.client.post('/api/tasks', { title: 'In api' });
     expect(created.status).toBe(201);
     expect(await events(otherHook.id)).toEqual([]);
@@ -178,7 +173,7 @@ describe('only what committed, only where it belongs', () => {
   it('a disabled endpoint gets nothing', async () => {
     const hook = await endpoint();
     await db().webhookEndpoint.update({ where: { id: hook.id }, data: { disabledAt: new Date(), disabledReason: 'test' } });
-    await createTask();
+    await createTask(api);
     expect(await events(hook.id)).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { expect } from 'vitest';
+import type { ApiContext } from '../support/api';
 
 export interface Received {
   path: string;
@@ -31,4 +33,11 @@ export async function startReceiver() {
     answer: (path: string, ...next: number[]) => statuses.set(`/${path}`, next),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
+}
+
+/** A task created through the API in project web: the change the webhook tests report. */
+export async function createTask(api: ApiContext, title = 'Ship webhooks') {
+  const response = await api.client.post('/web/tasks', { title });
+  expect(response.status).toBe(201);
+  return response.body;
 }
