@@ -13,6 +13,7 @@ const DOMAIN = [
   'auth',
   'setup',
   'idempotency',
+  'webhooks',
 ];
 
 /** Files under `files` may not import from the server folders named in `above`. */

@@ -64,6 +64,12 @@ const schema = z
     PORT: wholeNumberSetting(3000, 1),
     WEB_CONCURRENCY: wholeNumberSetting(os.availableParallelism(), 1),
     TRUSTED_PROXY_COUNT: wholeNumberSetting(0, 0),
+    CRON_SECRET: optionalString,
+    WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).optional(),
+    WEBHOOK_RETRY_DELAYS: z
+      .string()
+      .regex(/^\d+(,\d+)*$/, { message: 'must be whole seconds separated by commas' })
+      .default('5,60,600,3600,21600,43200'),
   })
   .superRefine((value, ctx) => {
     const pairs = [['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']] as const;
@@ -101,6 +107,12 @@ export interface Env {
   webConcurrency: number;
   /** Reverse proxies in front of `npm start` whose X-Forwarded-For entries are believed. */
   trustedProxyCount: number;
+  /** What Vercel Cron sends as a bearer token to /api/cron/webhooks; unset, that route refuses every call. */
+  cronSecret: string | null;
+  /** Webhook endpoints may be loopback, private or link-local addresses (development and tests). */
+  webhookAllowPrivateAddresses: boolean;
+  /** Waits before each retry of a failed webhook delivery; after the last, the endpoint is disabled. */
+  webhookRetryDelaysMs: number[];
 }
 
 export class ConfigError extends Error {
@@ -141,6 +153,9 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     port: v.PORT,
     webConcurrency: v.WEB_CONCURRENCY,
     trustedProxyCount: v.TRUSTED_PROXY_COUNT,
+    cronSecret: v.CRON_SECRET ?? null,
+    webhookAllowPrivateAddresses: v.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
+    webhookRetryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((seconds) => Number(seconds) * 1000),
   };
 }
 

@@ -8,6 +8,8 @@ import { hexColor } from '../schemas/common';
 import { CATEGORIES } from '../schemas/common';
 import { addMember, emailSchema, passwordSchema, removeMember, ROLES, userExists } from '../workspaces/members';
 import { createWorkspace, findWorkspace, nameSchema, slugSchema } from '../workspaces/workspaces';
+import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, parseEvents } from '../webhooks/endpoints';
+import { EVENT_TYPES } from '../webhooks/events';
 
 type OptionSpec = Record<string, { type: 'string' } | { type: 'boolean' }>;
 
@@ -216,6 +218,79 @@ export const commands: Record<string, Command> = {
         ? 'No keys'
         : keys
             .map((k) => `${k.id}  ${k.hint}  ${k.state.padEnd(7)}  ${k.scopes.join(',')}  ${k.project?.slug ?? 'all projects'}  ${k.name}`)
+            .join('\n'),
+  }),
+
+  'webhook create': define({
+    usage: `--workspace S --url U [--events ${EVENT_TYPES.join(',')}] [--project P]   # without --events: every event`,
+    options: strings('workspace', 'url', 'events', 'project'),
+    input: z.object({
+      workspace: required(slugSchema),
+      url: required(z.string()),
+      events: z.string().optional(),
+      project: slugSchema.optional(),
+    }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      const project = input.project ? await findProject(db, workspace.id, input.project) : null;
+      const events = parseEvents(
+        (input.events ?? '')
+          .split(',')
+          .map((name) => name.trim())
+          .filter(Boolean),
+      );
+      return createEndpoint(db, workspace.id, { url: input.url, events, projectId: project?.id ?? null });
+    },
+    describe: (e) => `Created webhook ${e.id} to ${e.url}.\nSigning secret (shown once, store it now): ${e.secret}`,
+  }),
+
+  'webhook list': define({
+    usage: '--workspace S',
+    options: strings('workspace'),
+    input: z.object({ workspace: required(slugSchema) }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return { workspace: workspace.slug, webhooks: await listEndpoints(db, workspace.id) };
+    },
+    describe: ({ webhooks }) =>
+      webhooks.length === 0
+        ? 'No webhooks'
+        : webhooks
+            .map(
+              (e) =>
+                `${e.id}  ${e.disabledAt ? `disabled (${e.disabledReason})` : 'enabled'}  ${e.events.join(',') || 'all events'}  ${e.url}`,
+            )
+            .join('\n'),
+  }),
+
+  'webhook delete': define({
+    usage: '--workspace S --id ID',
+    options: strings('workspace', 'id'),
+    input: z.object({ workspace: required(slugSchema), id: required(z.string()) }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      await deleteEndpoint(db, workspace.id, input.id);
+      return { id: input.id, deleted: true };
+    },
+    describe: (e) => `Deleted webhook ${e.id}`,
+  }),
+
+  'webhook deliveries': define({
+    usage: '--workspace S --id ID   # the last 50, newest first',
+    options: strings('workspace', 'id'),
+    input: z.object({ workspace: required(slugSchema), id: required(z.string()) }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return { id: input.id, deliveries: await listDeliveries(db, workspace.id, input.id) };
+    },
+    describe: ({ deliveries }) =>
+      deliveries.length === 0
+        ? 'No deliveries'
+        : deliveries
+            .map(
+              (d) =>
+                `${d.createdAt.toISOString()}  ${d.eventType.padEnd(18)}  ${d.status.padEnd(9)}  ${d.responseCode ?? '-'}  ${d.attempts} attempt(s)  ${d.lastError ?? ''}`,
+            )
             .join('\n'),
   }),
 };

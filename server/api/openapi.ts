@@ -51,6 +51,7 @@ const TAGS = [
   { name: 'Tasks', description: 'List, read, create, update and delete tasks.' },
   { name: 'Comments', description: "A task's comments, oldest first." },
   { name: 'Attachments', description: "A task's files, up to 10 MB each, downloaded through links valid for an hour." },
+  { name: 'Webhooks', description: 'Events the server sends to your endpoints, signed to the Standard Webhooks specification.' },
 ];
 
 type Header = { description: string; schema: { type: 'integer' | 'string' } };
@@ -166,6 +167,7 @@ export function openApiDocument(): OpenAPIObject {
   for (const name of Object.keys(components.schemas ?? {})) if (name.startsWith('error.')) delete components.schemas![name];
   components.headers = HEADERS;
   document.tags = TAGS;
+  Object.assign(document, { webhooks: webhooksSection() });
   Object.assign(document, { 'x-ratelimit': { limit: rateLimitPerMinute, window: '60s', per: 'API key', algorithm: 'sliding window' } });
   cached = { key, document };
   return document;
@@ -251,3 +253,112 @@ const uploadBody = {
     },
   },
 };
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const idAndSlug = {
+  type: 'object',
+  required: ['id', 'slug'],
+  properties: { id: { type: 'string', format: 'uuid' }, slug: { type: 'string' } },
+};
+const taskRef = {
+  type: 'object',
+  required: ['id', 'externalId'],
+  properties: { id: { type: 'string', format: 'uuid' }, externalId: { type: 'string', example: 'WEB-12' } },
+};
+
+/** The events the server POSTs to webhook endpoints (server/webhooks/events.ts), as OpenAPI 3.1 describes callbacks it makes. */
+function webhooksSection() {
+  const signatureHeaders = [
+    ['webhook-id', 'One per event and endpoint, the same on every retry: deduplicate on it.', 'msg_2f0c4d1e8a9b4c7d9e0f1a2b3c4d5e6f'],
+    ['webhook-timestamp', 'Unix seconds when the attempt was signed.', '1795473269'],
+    [
+      'webhook-signature',
+      '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`.',
+      'v1,cHTvpslqSOJqcTdFRHoxUjejKe0BYA+cNEEifytA0zc=',
+    ],
+  ].map(([name, description, example]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));
+  const events: [string, string, Record<string, unknown>, string[]][] = [
+    ['task.created', 'A task was created.', { task: ref('Task') }, ['task']],
+    [
+      'task.updated',
+      'A task changed; one event per change however many fields it set.',
+      {
+        task: ref('Task'),
+        changes: {
+          type: 'array',
+          items: { type: 'string' },
+          description: 'The Task fields whose values changed',
+          example: ['priority', 'title'],
+        },
+      },
+      ['task', 'changes'],
+    ],
+    [
+      'task.deleted',
+      'A task was deleted, with the subtasks listed.',
+      { task: taskRef, subtasks: { type: 'array', items: taskRef } },
+      ['task', 'subtasks'],
+    ],
+    ['comment.created', 'A comment was posted.', { comment: ref('Comment'), task: taskRef }, ['comment', 'task']],
+    [
+      'attachment.created',
+      'A file was attached; the attachment comes without its download URL.',
+      {
+        attachment: {
+          type: 'object',
+          description: 'The Attachment without `url`',
+          required: ['id', 'filename', 'mimeType', 'size', 'createdAt'],
+          properties: {
+            id: { type: 'string', format: 'uuid' },
+            filename: { type: 'string' },
+            mimeType: { type: 'string' },
+            size: { type: 'integer' },
+            createdAt: { type: 'string', format: 'date-time' },
+          },
+        },
+        task: taskRef,
+      },
+      ['attachment', 'task'],
+    ],
+  ];
+  return Object.fromEntries(
+    events.map(([type, summary, data, required]) => [
+      type,
+      {
+        post: {
+          operationId: `webhook.${type}`,
+          summary,
+          description:
+            'Retried after 5 s, 1 min, 10 min, 1 h, 6 h and 12 h until your endpoint answers 2xx within 10 s; 410 disables the endpoint.',
+          tags: ['Webhooks'],
+          security: [],
+          parameters: signatureHeaders,
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['type', 'timestamp', 'data'],
+                  properties: {
+                    type: { type: 'string', const: type },
+                    timestamp: { type: 'string', format: 'date-time' },
+                    data: {
+                      type: 'object',
+                      required: ['workspace', 'project', ...required],
+                      properties: { workspace: idAndSlug, project: idAndSlug, ...data },
+                    },
+                  },
+                },
+              },
+            },
+          },
+          responses: {
+            '200': { description: 'Any 2xx: delivered' },
+            '410': { description: 'Gone: the endpoint is disabled at once' },
+          },
+        },
+      },
+    ]),
+  );
+}

@@ -7,7 +7,7 @@ import { findTaskId } from '../tasks/get';
 export const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
 export const ATTACHMENT_NOT_FOUND = 'Attachment not found';
 
-interface AttachmentRow {
+export interface AttachmentRow {
   id: string;
   filename: string;
   mimeType: string;

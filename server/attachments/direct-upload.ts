@@ -8,6 +8,7 @@ import { UPLOAD_URL_TTL_MS } from '../schemas/direct-upload';
 import { removeStoredFiles, storage } from '../storage/storage';
 import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
 import { toAttachment } from './attachments';
+import { announceAttachment } from './upload';
 import { cleanFilename } from './filename';
 import { fileTooLarge } from './limits';
 import { mimeTypeOf } from './mime-type';
@@ -99,7 +100,11 @@ export async function completeUpload(db: Db, workspaceId: string, project: Proje
       if (!locked) throw notFound(UPLOAD_NOT_FOUND);
       if (locked.attachment_id) return tx.attachment.findUniqueOrThrow({ where: { id: locked.attachment_id } });
       const { storageKey, filename, mimeType, size } = upload;
-      const attachment = await tx.attachment.create({ data: { taskId: task, storageKey, filename, mimeType, size } });
+      const attachment = await tx.attachment.create({
+        data: { taskId: task, storageKey, filename, mimeType, size },
+        include: { task: { select: { number: true } } },
+      });
+      await announceAttachment(tx, project, attachment);
       await tx.pendingUpload.update({ where: { id: upload.id }, data: { attachmentId: attachment.id } });
       return attachment;
     });

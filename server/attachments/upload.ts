@@ -6,9 +6,10 @@ import { isForeignKeyViolation, notFound } from '../errors';
 import { removeStoredFiles, storage } from '../storage/storage';
 import type { ProjectRef } from '../projects/types';
 import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
-import { downloadUrl, withDownloadUrl } from './attachments';
+import { downloadUrl, withDownloadUrl, type AttachmentRow } from './attachments';
 import { cleanFilename } from './filename';
 import { mimeTypeOf } from './mime-type';
+import { enqueueEvent } from '../webhooks/events';
 
 export interface IncomingFile {
   filename: string;
@@ -59,7 +60,23 @@ export async function attachFile(
       controller.close();
     },
   });
-  return recordAttachment(db, taskId, await storeUpload({ filename: file.filename, mimeType: file.mimeType, body }));
+  return recordAttachment(db, project, taskId, await storeUpload({ filename: file.filename, mimeType: file.mimeType, body }));
+}
+
+/**
+ * The attachment.created event of a row just written, in its transaction. The event's
+ * attachment has no download URL: one that expires in an hour is no use in a log.
+ */
+export async function announceAttachment(
+  tx: Prisma.TransactionClient,
+  project: ProjectRef,
+  created: AttachmentRow & { taskId: string; task: { number: number } },
+) {
+  const { url: _url, ...attachment } = withDownloadUrl(created, '');
+  await enqueueEvent(tx, project, 'attachment.created', {
+    attachment,
+    task: { id: created.taskId, externalId: `${project.keyPrefix}-${created.task.number}` },
+  });
 }
 
 /** Stored bytes that will not become an attachment. */
@@ -75,18 +92,20 @@ export function discardFile(file: StoredFile): void {
  */
 export async function recordAttachment(
   db: Db,
+  project: ProjectRef,
   taskId: string,
   file: StoredFile,
   inTransaction?: InTransaction<ReturnType<typeof withDownloadUrl>>,
 ) {
-  const write = async (tx: Prisma.TransactionClient, url: string) => {
-    const attachment = withDownloadUrl(await tx.attachment.create({ data: { taskId, ...file } }), url);
-    await inTransaction?.(tx, attachment);
-    return attachment;
-  };
   try {
     const url = await downloadUrl(file);
-    return await (inTransaction ? db.$transaction((tx) => write(tx, url)) : write(db, url));
+    return await db.$transaction(async (tx) => {
+      const created = await tx.attachment.create({ data: { taskId, ...file }, include: { task: { select: { number: true } } } });
+      await announceAttachment(tx, project, created);
+      const attachment = withDownloadUrl(created, url);
+      await inTransaction?.(tx, attachment);
+      return attachment;
+    });
   } catch (error) {
     discardFile(file);
     throw isForeignKeyViolation(error) ? notFound(TASK_NOT_FOUND) : error;

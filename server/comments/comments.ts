@@ -1,9 +1,9 @@
 import type { ApiPrincipal } from '../auth/api-key';
 import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
-import type { Prisma } from '../db/generated/client';
 import type { InTransaction } from '../db/transaction';
 import { findTaskId } from '../tasks/get';
+import { enqueueEvent } from '../webhooks/events';
 
 const commentSelect = { id: true, content: true, authorName: true, createdAt: true, updatedAt: true } as const;
 
@@ -31,15 +31,15 @@ export async function addComment(
   inTransaction?: InTransaction<ReturnType<typeof toComment>>,
 ) {
   const id = await findTaskId(db, project, taskId);
-  const write = async (tx: Prisma.TransactionClient) => {
+  return db.$transaction(async (tx) => {
     const row = await tx.comment.create({
       data: { taskId: id, content, authorApiKeyId: principal.keyId, authorName: principal.keyName },
-      select: commentSelect,
+      select: { ...commentSelect, task: { select: { number: true } } },
     });
-    const comment = toComment(row);
+    const { task, ...fields } = row;
+    const comment = toComment(fields);
+    await enqueueEvent(tx, project, 'comment.created', { comment, task: { id, externalId: `${project.keyPrefix}-${task.number}` } });
     await inTransaction?.(tx, comment);
     return comment;
-  };
-  // One statement needs no transaction of its own unless work is added to it.
-  return inTransaction ? db.$transaction(write) : write(db);
+  });
 }

@@ -1,10 +1,14 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { runMigrations } from 'graphile-worker';
 
 const prismaCli = fileURLToPath(new URL('../../prisma/cli.mjs', import.meta.url));
 
-/** Applies prisma/migrations to the database at `url` with `prisma migrate deploy`. */
+/**
+ * Applies prisma/migrations to the database at `url` with `prisma migrate deploy`,
+ * then installs or upgrades graphile-worker's schema, the webhooks' job queue.
+ */
 export async function migrateDatabase(url: string): Promise<void> {
   try {
     await promisify(execFile)(process.execPath, [prismaCli, 'migrate', 'deploy'], {
@@ -15,4 +19,5 @@ export async function migrateDatabase(url: string): Promise<void> {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`Migrations failed:\n${stdout ?? ''}${stderr ?? ''}`);
   }
+  await runMigrations({ connectionString: url });
 }

@@ -83,7 +83,7 @@ async function upload(req: Request, state: RequestState, target: UploadTarget) {
         return claimed.answer;
       }
     }
-    return await recordAttachment(db(), taskId, stored, recordedAnswer(state));
+    return await recordAttachment(db(), project, taskId, stored, recordedAnswer(state));
   } finally {
     release();
   }

@@ -4,6 +4,8 @@ import { migrateDatabase } from '../db/migrate';
 import { seedDemo } from '../seed/demo';
 import { printLines, startLines, welcomeLines } from '../seed/welcome';
 import { runServer } from './server-process';
+import { createDb } from '../db/client';
+import { startWebhookWorker } from '../webhooks/worker';
 
 // The embedded server multiplexes connections onto one engine; a small pool is plenty.
 const EMBEDDED_POOL_SIZE = 4;
@@ -26,7 +28,16 @@ export async function serve(mode: 'dev' | 'start'): Promise<number> {
     if (mode === 'dev' || database.embedded) printLines(await startLines(database.db, config.appUrl));
     const extraEnv: Record<string, string> = { DATABASE_URL: database.url };
     if (database.embedded) extraEnv.DATABASE_POOL_SIZE = String(EMBEDDED_POOL_SIZE);
-    return await runServer(mode, config.port, extraEnv);
+    // One webhook worker for the whole server, here rather than in each server process,
+    // which keeps their memory as it was; it takes a job as soon as its change commits.
+    const workerDb = createDb(database.url, 2);
+    const worker = await startWebhookWorker(database.url, () => workerDb);
+    try {
+      return await runServer(mode, config.port, extraEnv);
+    } finally {
+      await worker.stop();
+      await workerDb.$disconnect();
+    }
   } finally {
     await database.close();
   }

@@ -6,6 +6,7 @@ import { nextTaskNumber } from './numbers';
 import { checkReferences } from './references';
 import { loadTask } from './load';
 import { toTask } from './shape';
+import { enqueueEvent } from '../webhooks/events';
 
 export async function createTask(
   db: Db,
@@ -46,6 +47,7 @@ export async function createTask(
     if (input.labelIds?.length) await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: id, labelId })) });
     // Read in the transaction that created it: the row exists.
     const task = toTask((await loadTask(tx, id))!, project.keyPrefix);
+    await enqueueEvent(tx, project, 'task.created', { task });
     await inTransaction?.(tx, task);
     return task;
   });

@@ -8,6 +8,7 @@ import { stampChange } from './stamp';
 
 /** How long a deleted task stays listed by GET /{projectSlug}/tasks/deleted. */
 export const TOMBSTONE_DAYS = 30;
+import { enqueueEvent } from '../webhooks/events';
 
 /**
  * Deletes a task with its subtasks, comments, attachments, assignments and
@@ -25,7 +26,9 @@ export async function deleteTask(db: Db, project: ProjectRef, taskId: string, if
   if (!where || !condition) throw notFound(TASK_NOT_FOUND);
   return db.$transaction(async (tx) => {
     const deletedAt = await stampChange(tx, project.id);
-    const task = ifMatch ? await lockIfMatch(tx, project, condition, ifMatch) : await tx.task.findUnique({ where, select: { id: true } });
+    const task = ifMatch
+      ? await lockIfMatch(tx, project, condition, ifMatch)
+      : await tx.task.findUnique({ where, select: { id: true, number: true } });
     if (!task) throw notFound(TASK_NOT_FOUND);
     // Locking the whole subtree makes a concurrent upload to any of it wait, then
     // fail on its foreign key, so no stored file outlives its row unnoticed.
@@ -44,6 +47,18 @@ export async function deleteTask(db: Db, project: ProjectRef, taskId: string, if
         WHERE project_id = ${project.id}::uuid AND deleted_at < ${deletedAt}::timestamptz - make_interval(days => ${TOMBSTONE_DAYS})
       )
       SELECT storage_key FROM attachment WHERE task_id IN (SELECT id FROM locked)`;
+    // One change, one event: the subtasks that go with the task are listed in it.
+    await enqueueEvent(tx, project, 'task.deleted', async () => {
+      const subtasks = await tx.$queryRaw<{ id: string; number: number }[]>`
+        WITH RECURSIVE subtree AS (
+          SELECT id, number FROM task WHERE parent_id = ${task.id}::uuid
+          UNION ALL
+          SELECT child.id, child.number FROM task child JOIN subtree ON child.parent_id = subtree.id
+        )
+        SELECT id::text, number FROM subtree ORDER BY number`;
+      const ref = (row: { id: string; number: number }) => ({ id: row.id, externalId: `${project.keyPrefix}-${row.number}` });
+      return { task: ref(task), subtasks: subtasks.map(ref) };
+    });
     await tx.task.delete({ where: { id: task.id } });
     return files.map((file) => file.storage_key);
   });

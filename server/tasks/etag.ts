@@ -4,7 +4,7 @@ import { AppError, notFound } from '../errors';
 import type { ProjectRef } from '../projects/types';
 import { TASK_NOT_FOUND } from './get';
 import { loadTaskForUpdate } from './load';
-import { toTask, type Task } from './shape';
+import { toTask, type Task, type TaskRow } from './shape';
 
 export const TASK_CHANGED = 'Task was changed since you read it (ETag mismatch)';
 
@@ -36,7 +36,7 @@ export async function lockIfMatch(
   project: ProjectRef,
   condition: Prisma.Sql,
   ifMatch: EtagCondition,
-): Promise<{ id: string }> {
+): Promise<TaskRow> {
   const row = await loadTaskForUpdate(tx, condition);
   if (!row) throw notFound(TASK_NOT_FOUND);
   checkPrecondition(toTask(row, project.keyPrefix), ifMatch);

@@ -8,9 +8,10 @@ import { checkPrecondition, lockIfMatch, type EtagCondition } from './etag';
 import { getTask, TASK_NOT_FOUND } from './get';
 import { taskCondition, taskWhere } from './locate';
 import { checkReferences } from './references';
-import { loadTask } from './load';
+import { loadTask, loadTaskForUpdate } from './load';
 import { toTask } from './shape';
 import { stampChange } from './stamp';
+import { changedFields, enqueueEvent } from '../webhooks/events';
 
 /** Partial update: omitted fields stay, null clears, a list replaces the whole list; `ifMatch` as lockIfMatch says. */
 export async function updateTask(
@@ -44,13 +45,17 @@ export async function updateTask(
   }
   return db.$transaction(async (tx) => {
     const updatedAt = await stampChange(tx, project.id);
-    if (ifMatch) await lockIfMatch(tx, project, condition, ifMatch);
-    // Updating the row before its lists locks it, so concurrent updates of the same
-    // task replace its lists one after the other instead of merging them.
-    const task = await tx.task.update({ where, data: { ...changes, updatedAt }, select: { id: true } }).catch((error) => {
-      if (isRecordMissing(error)) throw notFound(TASK_NOT_FOUND);
-      throw error;
-    });
+    // Locking the row first makes concurrent updates of the same task replace its
+    // lists one after the other instead of merging them, and gives the state the
+    // webhook's `changes` are counted from.
+    const before = ifMatch ? await lockIfMatch(tx, project, condition, ifMatch) : await loadTaskForUpdate(tx, condition);
+    if (!before) throw notFound(TASK_NOT_FOUND);
+    const task = await tx.task
+      .update({ where: { id: before.id }, data: { ...changes, updatedAt }, select: { id: true } })
+      .catch((error) => {
+        if (isRecordMissing(error)) throw notFound(TASK_NOT_FOUND);
+        throw error;
+      });
     if (input.assigneeIds !== undefined) {
       await tx.taskAssignee.deleteMany({ where: { taskId: task.id } });
       await tx.taskAssignee.createMany({ data: input.assigneeIds.map((userId) => ({ taskId: task.id, userId })) });
@@ -61,6 +66,8 @@ export async function updateTask(
     }
     // Read in the transaction that changed it: the row exists.
     const updated = toTask((await loadTask(tx, task.id))!, project.keyPrefix);
+    const changed = changedFields(toTask(before, project.keyPrefix), updated);
+    if (changed.length > 0) await enqueueEvent(tx, project, 'task.updated', { task: updated, changes: changed });
     await inTransaction?.(tx, updated);
     return updated;
   });

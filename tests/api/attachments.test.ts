@@ -369,7 +369,9 @@ describe('upload attachment', () => {
     const stored = await storeFile({ filename: 'late.txt', mimeType: 'text/plain', body: new Blob(['late']).stream() });
     expect(storedFiles()).toContain(stored.storageKey);
 
-    await expect(recordAttachment(db(), randomUUID(), stored)).rejects.toThrow('Task not found');
+    await expect(recordAttachment(db(), { id: randomUUID(), slug: 'web', keyPrefix: 'WEB' }, randomUUID(), stored)).rejects.toThrow(
+      'Task not found',
+    );
     await settleStorage();
 
     expect(storedFiles()).toEqual(before);

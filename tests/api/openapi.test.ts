@@ -10,6 +10,7 @@ import { procedureMetas } from '../../server/api/operation';
 import { openApiDocument } from '../../server/api/openapi';
 import { env } from '../../server/env';
 import { publicRouter } from '../../server/api/router';
+import { EVENT_TYPES } from '../../server/webhooks/events';
 import { startTestServer, type TestServer } from '../support/http';
 import { OPERATIONS } from '../support/operations';
 
@@ -224,10 +225,22 @@ describe('GET /v1/public/openapi.json', () => {
   });
 
   it('has tags with descriptions, a contact and a license', () => {
-    expect(document.tags.map((tag: any) => tag.name)).toEqual(['Lookups', 'Tasks', 'Comments', 'Attachments']);
+    expect(document.tags.map((tag: any) => tag.name)).toEqual(['Lookups', 'Tasks', 'Comments', 'Attachments', 'Webhooks']);
     for (const tag of document.tags) expect(tag.description).toBeTruthy();
     expect(document.info.contact.url).toBe(`${env().appUrl}/docs`);
     expect(document.info.license.name).toBeTruthy();
+  });
+
+  it('describes every webhook event under webhooks, with its type and the signature headers', () => {
+    expect(Object.keys(document.webhooks)).toEqual([...EVENT_TYPES]);
+    for (const [type, item] of Object.entries<any>(document.webhooks)) {
+      expect(item.post.requestBody.content['application/json'].schema.properties.type.const).toBe(type);
+      expect(item.post.parameters.map((parameter: any) => parameter.name)).toEqual([
+        'webhook-id',
+        'webhook-timestamp',
+        'webhook-signature',
+      ]);
+    }
   });
 
   it('every path parameter carries an example', () => {

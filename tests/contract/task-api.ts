@@ -234,7 +234,108 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "task.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A task was created.
+         * @description Retried after 5 s, 1 min, 10 min, 1 h, 6 h and 12 h until your endpoint answers 2xx within 10 s; 410 disables the endpoint.
+         */
+        post: operations["webhook.task.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A task changed; one event per change however many fields it set.
+         * @description Retried after 5 s, 1 min, 10 min, 1 h, 6 h and 12 h until your endpoint answers 2xx within 10 s; 410 disables the endpoint.
+         */
+        post: operations["webhook.task.updated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "task.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A task was deleted, with the subtasks listed.
+         * @description Retried after 5 s, 1 min, 10 min, 1 h, 6 h and 12 h until your endpoint answers 2xx within 10 s; 410 disables the endpoint.
+         */
+        post: operations["webhook.task.deleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A comment was posted.
+         * @description Retried after 5 s, 1 min, 10 min, 1 h, 6 h and 12 h until your endpoint answers 2xx within 10 s; 410 disables the endpoint.
+         */
+        post: operations["webhook.comment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "attachment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A file was attached; the attachment comes without its download URL.
+         * @description Retried after 5 s, 1 min, 10 min, 1 h, 6 h and 12 h until your endpoint answers 2xx within 10 s; 410 disables the endpoint.
+         */
+        post: operations["webhook.attachment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -2787,6 +2888,361 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["ApiError"];
                 };
+            };
+        };
+    };
+    "webhook.task.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description One per event and endpoint, the same on every retry: deduplicate on it.
+                 * @example msg_2f0c4d1e8a9b4c7d9e0f1a2b3c4d5e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when the attempt was signed.
+                 * @example 1795473269
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`.
+                 * @example v1,cHTvpslqSOJqcTdFRHoxUjejKe0BYA+cNEEifytA0zc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "task.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        workspace: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        project: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        task: components["schemas"]["Task"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.task.updated": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description One per event and endpoint, the same on every retry: deduplicate on it.
+                 * @example msg_2f0c4d1e8a9b4c7d9e0f1a2b3c4d5e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when the attempt was signed.
+                 * @example 1795473269
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`.
+                 * @example v1,cHTvpslqSOJqcTdFRHoxUjejKe0BYA+cNEEifytA0zc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "task.updated";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        workspace: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        project: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        task: components["schemas"]["Task"];
+                        /**
+                         * @description The Task fields whose values changed
+                         * @example [
+                         *       "priority",
+                         *       "title"
+                         *     ]
+                         */
+                        changes: string[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.task.deleted": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description One per event and endpoint, the same on every retry: deduplicate on it.
+                 * @example msg_2f0c4d1e8a9b4c7d9e0f1a2b3c4d5e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when the attempt was signed.
+                 * @example 1795473269
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`.
+                 * @example v1,cHTvpslqSOJqcTdFRHoxUjejKe0BYA+cNEEifytA0zc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "task.deleted";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        workspace: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        project: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        task: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @example WEB-12 */
+                            externalId: string;
+                        };
+                        subtasks: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @example WEB-12 */
+                            externalId: string;
+                        }[];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.comment.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description One per event and endpoint, the same on every retry: deduplicate on it.
+                 * @example msg_2f0c4d1e8a9b4c7d9e0f1a2b3c4d5e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when the attempt was signed.
+                 * @example 1795473269
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`.
+                 * @example v1,cHTvpslqSOJqcTdFRHoxUjejKe0BYA+cNEEifytA0zc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "comment.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        workspace: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        project: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        comment: components["schemas"]["Comment"];
+                        task: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @example WEB-12 */
+                            externalId: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.attachment.created": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description One per event and endpoint, the same on every retry: deduplicate on it.
+                 * @example msg_2f0c4d1e8a9b4c7d9e0f1a2b3c4d5e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when the attempt was signed.
+                 * @example 1795473269
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`.
+                 * @example v1,cHTvpslqSOJqcTdFRHoxUjejKe0BYA+cNEEifytA0zc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "attachment.created";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        workspace: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        project: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        /** @description The Attachment without `url` */
+                        attachment: {
+                            /** Format: uuid */
+                            id: string;
+                            filename: string;
+                            mimeType: string;
+                            size: number;
+                            /** Format: date-time */
+                            createdAt: string;
+                        };
+                        task: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @example WEB-12 */
+                            externalId: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -27,8 +27,17 @@ describe('migrations', () => {
       'task_tombstone',
       'user',
       'verification',
+      'webhook_delivery',
+      'webhook_endpoint',
       'workspace',
     ]);
+  });
+
+  it("install graphile-worker's schema, the webhooks' job queue", async () => {
+    const rows = await db().$queryRaw<
+      { name: string }[]
+    >`SELECT proname AS name FROM pg_proc WHERE pronamespace = 'graphile_worker'::regnamespace AND proname = 'add_job'`;
+    expect(rows).toEqual([{ name: 'add_job' }]);
   });
 
   it("are recorded as applied in Prisma's bookkeeping", async () => {

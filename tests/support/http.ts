@@ -6,6 +6,7 @@ import * as openApiRoute from '../../app/v1/public/openapi.json/route';
 import * as storageRoute from '../../app/storage/[key]/route';
 import * as authRoute from '../../app/api/auth/[...all]/route';
 import * as internalRoute from '../../app/api/internal/[trpc]/route';
+import * as webhooksCronRoute from '../../app/api/cron/webhooks/route';
 
 type Handler = (req: Request) => Response | Promise<Response>;
 
@@ -15,6 +16,7 @@ const routes: [RegExp, Record<string, unknown>][] = [
   [/^\/storage\/[^/]+$/, storageRoute],
   [/^\/api\/auth\/.+/, authRoute],
   [/^\/api\/internal\/[^/]+$/, internalRoute],
+  [/^\/api\/cron\/webhooks$/, webhooksCronRoute],
 ];
 
 export interface TestServer {

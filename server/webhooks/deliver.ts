@@ -1,0 +1,112 @@
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import type { Db } from '../db/client';
+import { env } from '../env';
+import { DELIVER_JOB } from './events';
+import { guardedLookup, isForbiddenAddress, privateAddressesAllowed } from './address';
+import { openSecret } from './secret';
+
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+// Enough of a receiver's answer to show on the settings page.
+const KEPT_ERROR_CHARS = 500;
+
+interface Outcome {
+  code: number | null;
+  durationMs: number;
+  error: string | null;
+}
+
+/** One POST, at most ATTEMPT_TIMEOUT_MS from start to the end of the answer's head. */
+function post(url: URL, headers: Record<string, string>, body: string): Promise<Outcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  return new Promise((resolve) => {
+    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+    // An IP literal is connected to without a lookup, so it is checked here.
+    if (net.isIP(host) && !privateAddressesAllowed() && isForbiddenAddress(host)) {
+      resolve({ code: null, durationMs: 0, error: `${host} is a forbidden address` });
+      return;
+    }
+    const request = (url.protocol === 'https:' ? https : http).request(url, {
+      method: 'POST',
+      headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) },
+      lookup: guardedLookup,
+      agent: false,
+      signal: AbortSignal.timeout(ATTEMPT_TIMEOUT_MS),
+    });
+    request.once('response', (response) => {
+      // The answer's body is not needed: drop it without buffering.
+      response.resume();
+      resolve({ code: response.statusCode ?? null, durationMs: elapsed(), error: null });
+    });
+    request.once('error', (error) => {
+      const timedOut = error.name === 'AbortError' || error.name === 'TimeoutError';
+      resolve({ code: null, durationMs: elapsed(), error: timedOut ? `No answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` : error.message });
+    });
+    request.end(body);
+  });
+}
+
+/**
+ * Makes one attempt at a delivery and records it. A 2xx delivers it; a 410 disables
+ * the endpoint at once; anything else schedules the next attempt after the next
+ * retry delay, and after the last one fails the endpoint is disabled with the reason.
+ */
+export async function attemptDelivery(db: Db, deliveryId: string): Promise<void> {
+  const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
+  if (!delivery || delivery.status !== 'pending' || delivery.endpoint.disabledAt) return;
+  const { endpoint } = delivery;
+  const signer = new Webhook(openSecret(endpoint.secretSealed));
+  const now = new Date();
+  const outcome = await post(
+    new URL(endpoint.url),
+    {
+      'content-type': 'application/json',
+      'user-agent': 'task-api-webhooks',
+      'webhook-id': delivery.messageId,
+      'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+      'webhook-signature': signer.sign(delivery.messageId, now, delivery.payload),
+    },
+    delivery.payload,
+  );
+  const attempts = delivery.attempts + 1;
+  const delays = env().webhookRetryDelaysMs;
+  const delivered = outcome.code !== null && outcome.code >= 200 && outcome.code < 300;
+  const gone = outcome.code === 410;
+  const exhausted = !delivered && !gone && attempts > delays.length;
+  const failure = outcome.error ?? `HTTP ${outcome.code}`;
+  await db.$transaction(async (tx) => {
+    await tx.webhookDelivery.update({
+      where: { id: delivery.id },
+      data: {
+        attempts,
+        status: delivered ? 'delivered' : gone || exhausted ? 'failed' : 'pending',
+        responseCode: outcome.code,
+        durationMs: outcome.durationMs,
+        lastError: delivered ? null : failure.slice(0, KEPT_ERROR_CHARS),
+        updatedAt: new Date(),
+      },
+    });
+    if (gone || exhausted) {
+      const reason = gone
+        ? 'The endpoint answered 410 Gone.'
+        : `Every attempt failed for ${describeDelay(delays.reduce((sum, delay) => sum + delay, 0))}; the last: ${failure.slice(0, 200)}`;
+      await tx.webhookEndpoint.updateMany({
+        where: { id: endpoint.id, disabledAt: null },
+        data: { disabledAt: new Date(), disabledReason: reason },
+      });
+    } else if (!delivered) {
+      const runAt = new Date(Date.now() + delays[attempts - 1]!);
+      await tx.$executeRaw`
+        SELECT graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${delivery.id}::text), run_at := ${runAt})`;
+    }
+  });
+}
+
+function describeDelay(ms: number): string {
+  if (ms >= 3_600_000) return `${Math.round(ms / 3_600_000)} h`;
+  if (ms >= 60_000) return `${Math.round(ms / 60_000)} min`;
+  return `${Math.round(ms / 1000)} s`;
+}

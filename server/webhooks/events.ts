@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import type { Prisma } from '../db/generated/client';
+import type { ProjectRef } from '../projects/types';
+
+export const EVENT_TYPES = ['task.created', 'task.updated', 'task.deleted', 'comment.created', 'attachment.created'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The graphile-worker task that delivers one webhook_delivery row. */
+export const DELIVER_JOB = 'webhook_deliver';
+
+type Tx = Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>;
+
+/** What changed, as the event's `data` holds it beside `workspace` and `project`. */
+export type EventData = Record<string, unknown>;
+
+interface Target {
+  endpoint_id: string;
+  workspace_id: string;
+  workspace_slug: string;
+}
+
+/**
+ * Records one event for every enabled endpoint of the project's workspace that
+ * wants it, and queues its delivery, in the caller's transaction: the event
+ * exists if and only if the change commits. Costs one statement when no
+ * endpoint wants it; `data` given as a function is only built when one does.
+ */
+export async function enqueueEvent(
+  tx: Tx,
+  project: ProjectRef,
+  type: EventType,
+  data: EventData | (() => Promise<EventData>),
+): Promise<void> {
+  const targets = await tx.$queryRaw<Target[]>`
+    SELECT e.id::text AS endpoint_id, w.id::text AS workspace_id, w.slug AS workspace_slug
+    FROM project p
+    JOIN workspace w ON w.id = p.workspace_id
+    JOIN webhook_endpoint e ON e.workspace_id = w.id
+    WHERE p.id = ${project.id}::uuid
+      AND e.disabled_at IS NULL
+      AND (e.project_id IS NULL OR e.project_id = p.id)
+      AND (cardinality(e.events) = 0 OR ${type} = ANY(e.events))`;
+  if (targets.length === 0) return;
+  const [first] = targets;
+  const payload = JSON.stringify({
+    type,
+    timestamp: new Date().toISOString(),
+    data: {
+      workspace: { id: first!.workspace_id, slug: first!.workspace_slug },
+      project: { id: project.id, slug: project.slug },
+      ...(typeof data === 'function' ? await data() : data),
+    },
+  });
+  for (const target of targets) {
+    const id = randomUUID();
+    await tx.$executeRaw`
+      INSERT INTO webhook_delivery (id, endpoint_id, message_id, event_type, payload, updated_at)
+      VALUES (${id}::uuid, ${target.endpoint_id}::uuid, ${`msg_${id.replaceAll('-', '')}`}, ${type}, ${payload}, now())`;
+    // Retries after a failed attempt are jobs of their own (deliver.ts); graphile-worker's own
+    // retries cover only a worker that failed to record the attempt.
+    await tx.$executeRaw`
+      SELECT graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${id}::text))`;
+  }
+}
+
+/** The fields of a resource whose values differ, `updatedAt` aside: what a `task.updated` lists in `changes`. */
+export function changedFields<T extends Record<string, unknown>>(before: T, after: T): string[] {
+  return Object.keys(after).filter((field) => field !== 'updatedAt' && JSON.stringify(before[field]) !== JSON.stringify(after[field]));
+}
