@@ -1,12 +1,14 @@
 import { keysRouter } from './keys';
 import { projectsRouter } from './projects';
 import { setupRouter } from './setup';
+import { webhooksRouter } from './webhooks';
 import { createCallerFactory, router, type SettingsContext } from './trpc';
 
 export const settingsRouter = router({
   keys: keysRouter,
   projects: projectsRouter,
   setup: setupRouter,
+  webhooks: webhooksRouter,
 });
 
 export type SettingsRouter = typeof settingsRouter;

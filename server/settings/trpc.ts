@@ -87,10 +87,15 @@ export const signedInProcedure = sameOriginProcedure.use(async ({ ctx, next }) =
   return next({ ctx: { ...ctx, user } });
 });
 
-/** A procedure on one workspace's keys: its owners and admins only. */
-export const keyManagerProcedure = signedInProcedure.input(z.object({ workspace: text() })).use(async ({ ctx, input, next }) => {
-  const access = await workspaceAccess(db(), ctx.user.id, input.workspace);
-  if (!access) throw notFound('Workspace not found');
-  if (!canManageKeys(access.role)) throw forbidden('Only owners and admins of this workspace manage its API keys');
-  return next({ ctx: { ...ctx, workspace: access.workspace } });
-});
+/** A procedure on one workspace's settings of this kind: its owners and admins only. */
+function managerProcedure(what: string) {
+  return signedInProcedure.input(z.object({ workspace: text() })).use(async ({ ctx, input, next }) => {
+    const access = await workspaceAccess(db(), ctx.user.id, input.workspace);
+    if (!access) throw notFound('Workspace not found');
+    if (!canManageKeys(access.role)) throw forbidden(`Only owners and admins of this workspace manage its ${what}`);
+    return next({ ctx: { ...ctx, workspace: access.workspace } });
+  });
+}
+
+export const keyManagerProcedure = managerProcedure('API keys');
+export const webhookManagerProcedure = managerProcedure('webhooks');

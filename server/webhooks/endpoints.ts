@@ -1,10 +1,11 @@
 import type { Db } from '../db/client';
-import { badRequest, notFound } from '../errors';
+import { badRequest, conflict, notFound } from '../errors';
 import { FORBIDDEN_ADDRESS, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
-import { EVENT_TYPES, type EventType } from './events';
+import { DELIVER_JOB, EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
+export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
 const MAX_URL_LENGTH = 2000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -102,5 +103,53 @@ export async function listDeliveries(db: Db, workspaceId: string, endpointId: st
       createdAt: true,
       updatedAt: true,
     },
+  });
+}
+
+async function findEndpoint(db: Db, workspaceId: string, id: string) {
+  if (!UUID.test(id)) throw notFound(ENDPOINT_NOT_FOUND);
+  const endpoint = await db.webhookEndpoint.findFirst({ where: { id, workspaceId }, select: endpointSelect });
+  if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
+  return endpoint;
+}
+
+/** A new signing secret at once, returned once: the old one stops signing with the next attempt. */
+export async function rotateSecret(db: Db, workspaceId: string, id: string) {
+  await findEndpoint(db, workspaceId, id);
+  const secret = newSigningSecret();
+  const endpoint = await db.webhookEndpoint.update({ where: { id }, data: { secretSealed: sealSecret(secret) }, select: endpointSelect });
+  return { ...endpoint, secret };
+}
+
+/** Disabled by hand, with that as its reason; enabling clears whatever disabled it. */
+export async function setEndpointEnabled(db: Db, workspaceId: string, id: string, enabled: boolean, by: string) {
+  const current = await findEndpoint(db, workspaceId, id);
+  if (enabled === (current.disabledAt === null)) return current;
+  return db.webhookEndpoint.update({
+    where: { id },
+    data: enabled ? { disabledAt: null, disabledReason: null } : { disabledAt: new Date(), disabledReason: `Disabled by ${by}.` },
+    select: endpointSelect,
+  });
+}
+
+/**
+ * Sends a delivery again with its own webhook-id and body, so a receiver that
+ * deduplicates sees the same event: it becomes pending with a fresh retry
+ * schedule and is queued on the same graphile-worker job as any other.
+ */
+export async function resendDelivery(db: Db, workspaceId: string, endpointId: string, deliveryId: string): Promise<void> {
+  const endpoint = await findEndpoint(db, workspaceId, endpointId);
+  if (endpoint.disabledAt) throw conflict('Enable the endpoint before sending a delivery again');
+  if (!UUID.test(deliveryId)) throw notFound(DELIVERY_NOT_FOUND);
+  await db.$transaction(async (tx) => {
+    const { count } = await tx.webhookDelivery.updateMany({
+      where: { id: deliveryId, endpointId, status: { not: 'pending' } },
+      data: { status: 'pending', attempts: 0, updatedAt: new Date() },
+    });
+    if (count === 0) {
+      const exists = await tx.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId }, select: { id: true } });
+      throw exists ? conflict('This delivery is already waiting to be sent') : notFound(DELIVERY_NOT_FOUND);
+    }
+    await tx.$executeRaw`SELECT graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${deliveryId}::text))`;
   });
 }

@@ -1,0 +1,98 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import type { Runner } from 'graphile-worker';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appSecret } from '../../server/app-secret';
+import { db } from '../../server/db/client';
+import { startWebhookWorker } from '../../server/webhooks/worker';
+import { apiClient } from '../support/client';
+import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { createPerson } from '../support/settings';
+import { startReceiver } from '../webhooks/receiver';
+import { launchBrowser, type Browser } from './browser';
+import { ensureBuild, startAppServer, type AppServer } from './app-server';
+
+// Committed for the README; rewritten only on request, so test runs leave the tree clean.
+const readmeScreenshot = path.join(import.meta.dirname, 'screenshots', 'webhooks.png');
+
+process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
+
+let app: AppServer;
+let browser: Browser;
+let fx: WorkspaceFixture;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let worker: Runner;
+
+beforeAll(async () => {
+  await ensureBuild();
+  fx = await createWorkspaceFixture();
+  receiver = await startReceiver();
+  // The endpoint is a receiver on this machine's loopback, delivered to by a worker in this
+  // process, which opens the secrets the server sealed: both share one app secret.
+  worker = await startWebhookWorker(process.env.DATABASE_URL!, db);
+  app = await startAppServer(process.env.DATABASE_URL!, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', APP_SECRET: appSecret() });
+  browser = await launchBrowser(app.baseUrl);
+}, 600_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await worker?.stop();
+  await receiver?.close();
+});
+
+describe('the webhooks page in a browser', () => {
+  it('lets an owner add an endpoint, see its secret once, see a delivery and send it again', async () => {
+    const owner = await createPerson(fx.workspace.id, 'owner');
+    const page = await browser.context.newPage();
+    await page.goto(`${app.baseUrl}/settings/webhooks`);
+    await page.waitForURL(/\/sign-in$/);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/settings\/api-keys$/);
+    await page.goto(`${app.baseUrl}/settings/webhooks?workspace=${fx.workspace.slug}`);
+
+    const url = receiver.url('browser');
+    await page.getByLabel('URL').fill(url);
+    await page.getByRole('checkbox', { name: 'task.created' }).check();
+    await page.getByRole('button', { name: 'Add endpoint' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Endpoint added.');
+    const secret = page.getByRole('textbox', { name: 'Signing secret' });
+    await expect.poll(async () => (await secret.count()) && secret.inputValue()).toMatch(/^whsec_/);
+    await page.getByRole('button', { name: 'I have saved it' }).click();
+    await page.reload();
+    expect(await page.getByRole('textbox', { name: 'Signing secret' }).count()).toBe(0);
+
+    expect((await apiClient(app.baseUrl, await fx.key()).post('/web/tasks', { title: 'Seen by the hook' })).status).toBe(201);
+    await expect.poll(() => receiver.received('browser').length, { timeout: 30_000 }).toBe(1);
+    const endpoint = page.getByRole('article', { name: url });
+    await endpoint.getByRole('button', { name: 'Show deliveries' }).click();
+    const row = endpoint.getByRole('row', { name: /task\.created/ });
+    await expect.poll(() => row.textContent()).toMatch(/delivered204\d+ ms1/);
+    if (process.env.UPDATE_SCREENSHOTS === '1' || !(await fs.stat(readmeScreenshot).catch(() => null))) {
+      await page.screenshot({ path: readmeScreenshot, fullPage: true, clip: { x: 0, y: 0, width: 1100, height: 700 } });
+    }
+
+    await row.getByRole('button', { name: 'Resend' }).click();
+    await expect.poll(() => receiver.received('browser').length, { timeout: 30_000 }).toBe(2);
+    const [first, second] = receiver.received('browser');
+    expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    await page.close();
+  }, 120_000);
+
+  it('shows a member that only owners and admins manage webhooks', async () => {
+    const member = await createPerson(fx.workspace.id, 'member');
+    const page = await browser.context.newPage();
+    await page.context().clearCookies();
+    await page.goto(`${app.baseUrl}/sign-in`);
+    await page.getByLabel('Email').fill(member.email);
+    await page.getByLabel('Password').fill(member.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/settings\/api-keys$/);
+    await page.goto(`${app.baseUrl}/settings/webhooks?workspace=${fx.workspace.slug}`);
+    await expect.poll(() => page.getByRole('status').first().textContent()).toContain('only its owners and admins can manage its webhooks');
+    expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);
+    await page.close();
+  }, 60_000);
+});
