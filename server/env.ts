@@ -66,6 +66,7 @@ const schema = z
     TRUSTED_PROXY_COUNT: wholeNumberSetting(0, 0),
     CRON_SECRET: optionalString,
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).optional(),
+    WEBHOOK_RESIDENT_WORKER: z.enum(['true', 'false']).optional(),
     WEBHOOK_RETRY_DELAYS: z
       .string()
       .regex(/^\d+(,\d+)*$/, { message: 'must be whole seconds separated by commas' })
@@ -111,6 +112,12 @@ export interface Env {
   cronSecret: string | null;
   /** Webhook endpoints may be loopback, private or link-local addresses (development and tests). */
   webhookAllowPrivateAddresses: boolean;
+  /**
+   * A webhook worker runs beside the server (npm start, npm run dev set this), taking each job
+   * as its change commits; without one (Vercel), a request that queued a delivery attempts it
+   * after answering.
+   */
+  webhookResidentWorker: boolean;
   /** Waits before each retry of a failed webhook delivery; after the last, the endpoint is disabled. */
   webhookRetryDelaysMs: number[];
 }
@@ -155,6 +162,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     trustedProxyCount: v.TRUSTED_PROXY_COUNT,
     cronSecret: v.CRON_SECRET ?? null,
     webhookAllowPrivateAddresses: v.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
+    webhookResidentWorker: v.WEBHOOK_RESIDENT_WORKER === 'true',
     webhookRetryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((seconds) => Number(seconds) * 1000),
   };
 }

@@ -26,7 +26,7 @@ export async function serve(mode: 'dev' | 'start'): Promise<number> {
       printLines(welcomeLines(await seedDemo(database.db), config.appUrl));
     }
     if (mode === 'dev' || database.embedded) printLines(await startLines(database.db, config.appUrl));
-    const extraEnv: Record<string, string> = { DATABASE_URL: database.url };
+    const extraEnv: Record<string, string> = { DATABASE_URL: database.url, WEBHOOK_RESIDENT_WORKER: 'true' };
     if (database.embedded) extraEnv.DATABASE_POOL_SIZE = String(EMBEDDED_POOL_SIZE);
     // One webhook worker for the whole server, here rather than in each server process,
     // which keeps their memory as it was; it takes a job as soon as its change commits.

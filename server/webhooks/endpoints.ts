@@ -3,6 +3,7 @@ import { badRequest, conflict, notFound } from '../errors';
 import { FORBIDDEN_ADDRESS, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
 import { DELIVER_JOB, EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
+import { noteDeliveryQueued } from './request-scope';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
@@ -152,4 +153,5 @@ export async function resendDelivery(db: Db, workspaceId: string, endpointId: st
     }
     await tx.$executeRaw`SELECT graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${deliveryId}::text))`;
   });
+  noteDeliveryQueued();
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Prisma } from '../db/generated/client';
 import type { ProjectRef } from '../projects/types';
+import { noteDeliveryQueued } from './request-scope';
 
 export const EVENT_TYPES = ['task.created', 'task.updated', 'task.deleted', 'comment.created', 'attachment.created'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -61,6 +62,7 @@ export async function enqueueEvent(
     await tx.$executeRaw`
       SELECT graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${id}::text))`;
   }
+  noteDeliveryQueued();
 }
 
 /** The fields of a resource whose values differ, `updatedAt` aside: what a `task.updated` lists in `changes`. */

@@ -10,6 +10,11 @@ import * as webhooksCronRoute from '../../app/api/cron/webhooks/route';
 
 type Handler = (req: Request) => Response | Promise<Response>;
 
+// The route files run here outside Next.js, where after() has no request to follow:
+// served as npm start and npm run dev serve them, beside a resident webhook worker,
+// which the webhook tests start themselves.
+process.env.WEBHOOK_RESIDENT_WORKER ??= 'true';
+
 // The app's route files, matched the way Next.js matches their folders.
 const routes: [RegExp, Record<string, unknown>][] = [
   [/^\/v1\/public\/openapi\.json$/, openApiRoute],

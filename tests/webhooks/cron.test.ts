@@ -2,7 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
+import { ATTEMPT_TIMEOUT_MS } from '../../server/webhooks/deliver';
 import { createEndpoint } from '../../server/webhooks/endpoints';
+import { runDueWebhooks } from '../../server/webhooks/worker';
 import { useApi } from '../support/api';
 import { startReceiver } from './receiver';
 
@@ -38,5 +40,31 @@ describe('the Vercel Cron route', () => {
     const [request, ...more] = receiver.received(path);
     expect(more).toEqual([]);
     expect(new Webhook(hook.secret).verify(request!.body, request!.headers)).toMatchObject({ type: 'task.created' });
+  });
+});
+
+describe('a run within a time limit (the Cron route, after a response)', () => {
+  it('starts no attempt later than one timeout before its end, and leaves the rest queued for the next run', async () => {
+    await db().webhookEndpoint.deleteMany({ where: { workspaceId: api.fixture.workspace.id } });
+    const path = randomUUID();
+    receiver.delay(path, 1_500);
+    const hook = await createEndpoint(db(), api.fixture.workspace.id, {
+      url: receiver.url(path),
+      events: ['task.created'],
+      projectId: null,
+    });
+    for (let i = 0; i < 8; i += 1) expect((await api.client.post('/web/tasks', { title: `Queued ${i}` })).status).toBe(201);
+
+    // The last attempt may start 0.5 s in: the four the worker took at once, each answered after 1.5 s.
+    await runDueWebhooks(process.env.DATABASE_URL!, db, ATTEMPT_TIMEOUT_MS + 500);
+    expect(receiver.received(path)).toHaveLength(4);
+    const waiting = await db().webhookDelivery.findMany({ where: { endpointId: hook.id, status: 'pending' }, select: { attempts: true } });
+    expect(waiting.map((delivery) => delivery.attempts)).toEqual([0, 0, 0, 0]);
+
+    // Queued again a moment ahead, so the run that had no time for them ended.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await runDueWebhooks(process.env.DATABASE_URL!, db, 60_000);
+    expect(receiver.received(path)).toHaveLength(8);
+    expect(await db().webhookDelivery.count({ where: { endpointId: hook.id, status: 'delivered' } })).toBe(8);
   });
 });

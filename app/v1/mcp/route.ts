@@ -1,10 +1,14 @@
+import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
 import { handleMcpRequest } from '@/server/http/mcp';
 
 export const dynamic = 'force-dynamic';
 
+// MCP's tool calls, writes among them, arrive as POSTs.
+const post = deliveringAfterResponse(handleMcpRequest);
+
 export {
   handleMcpRequest as GET,
-  handleMcpRequest as POST,
+  post as POST,
   handleMcpRequest as DELETE,
   handleMcpRequest as PUT,
   handleMcpRequest as PATCH,

@@ -2,6 +2,7 @@ import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { settingsRouter } from '@/server/settings/router';
 import { settingsError } from '@/server/settings/trpc';
 import { SETTINGS_BODY_LIMIT, withBodyLimit } from '@/server/http/limited-body-route';
+import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
 
 export const dynamic = 'force-dynamic';
 
@@ -17,5 +18,7 @@ function answer(req: Request) {
 }
 
 const handle = withBodyLimit(SETTINGS_BODY_LIMIT, answer);
+// Sending a delivery again queues it: attempted once the answer has gone where no worker runs.
+const post = deliveringAfterResponse(handle);
 
-export { handle as GET, handle as POST };
+export { handle as GET, post as POST };

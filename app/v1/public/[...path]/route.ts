@@ -1,13 +1,16 @@
+import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
 import { handlePublicRequest } from '@/server/http/public-api';
 
 export const dynamic = 'force-dynamic';
 
+const write = deliveringAfterResponse(handlePublicRequest);
+
 export {
   handlePublicRequest as GET,
-  handlePublicRequest as POST,
-  handlePublicRequest as PATCH,
-  handlePublicRequest as PUT,
-  handlePublicRequest as DELETE,
+  write as POST,
+  write as PATCH,
+  write as PUT,
+  write as DELETE,
   handlePublicRequest as HEAD,
   handlePublicRequest as OPTIONS,
 };

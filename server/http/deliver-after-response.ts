@@ -1,0 +1,35 @@
+import { after } from 'next/server';
+import { db } from '../db/client';
+import { env } from '../env';
+import { logEvent } from '../log';
+import { trackQueuedDeliveries } from '../webhooks/request-scope';
+import { runDueWebhooks } from '../webhooks/worker';
+
+/**
+ * How long the run after a response may take: well within the shortest time limit
+ * Vercel gives a function (60 s); what does not fit is left to the Cron route.
+ */
+const AFTER_RESPONSE_RUN_MS = 30_000;
+
+/**
+ * Wraps a route handler so that, where no webhook worker runs beside the server
+ * (Vercel), a request that queued a webhook delivery attempts it right after its
+ * answer has gone (Next's after(), Vercel's waitUntil), rather than at the next
+ * Cron call. Under npm start and npm run dev the resident worker takes it at once.
+ */
+export function deliveringAfterResponse(handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
+  return async (req) => {
+    const config = env();
+    if (config.webhookResidentWorker || config.database.kind !== 'postgres') return handler(req);
+    const { url } = config.database;
+    const { result, queued } = await trackQueuedDeliveries(() => handler(req));
+    if (queued) {
+      after(() =>
+        runDueWebhooks(url, db, AFTER_RESPONSE_RUN_MS).catch((error: unknown) =>
+          logEvent('error', 'webhooks.after_response_failed', { error }),
+        ),
+      );
+    }
+    return result;
+  };
+}

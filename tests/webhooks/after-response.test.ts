@@ -1,0 +1,93 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { Webhook } from 'standardwebhooks';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { appSecret } from '../../server/app-secret';
+import { db } from '../../server/db/client';
+import { createEndpoint } from '../../server/webhooks/endpoints';
+import { ensureBuild } from '../e2e/app-server';
+import { apiClient } from '../support/client';
+import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { freePort } from '../support/ports';
+import { startReceiver } from './receiver';
+
+process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
+
+const root = path.resolve(import.meta.dirname, '../..');
+const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+
+let fx: WorkspaceFixture;
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
+let server: ChildProcess;
+let baseUrl: string;
+let dataDir: string;
+
+// `next start` runs the App Router routes as Vercel does, with no worker beside them: what
+// a request queues is attempted by the request itself once it has answered, or not at all.
+beforeAll(async () => {
+  await ensureBuild();
+  fx = await createWorkspaceFixture();
+  receiver = await startReceiver();
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-after-'));
+  const environment = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name !== 'TEST' && !name.startsWith('VITEST') && name !== 'WEBHOOK_RESIDENT_WORKER'),
+  );
+  server = spawn(process.execPath, [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'], {
+    cwd: root,
+    stdio: 'ignore',
+    env: {
+      ...environment,
+      NODE_ENV: 'production',
+      NEXT_TELEMETRY_DISABLED: '1',
+      DATABASE_URL: process.env.DATABASE_URL,
+      DATABASE_POOL_SIZE: '4',
+      APP_URL: baseUrl,
+      APP_SECRET: appSecret(),
+      DATA_DIR: dataDir,
+      WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+    },
+  });
+  await vi.waitFor(
+    async () => {
+      expect(server.exitCode).toBeNull();
+      expect((await fetch(`${baseUrl}/v1/public/openapi.json`)).status).toBe(200);
+    },
+    { timeout: 60_000, interval: 250 },
+  );
+}, 600_000);
+
+afterAll(async () => {
+  if (server?.exitCode === null) {
+    const exited = new Promise((resolve) => server.once('exit', resolve));
+    server.kill('SIGTERM');
+    await exited;
+  }
+  await receiver?.close();
+  if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
+});
+
+describe('webhooks where no worker runs beside the server (Vercel)', () => {
+  it('a change that queued an event attempts its delivery right after the response, with no worker and no Cron call', async () => {
+    const hookPath = randomUUID();
+    const hook = await createEndpoint(db(), fx.workspace.id, { url: receiver.url(hookPath), events: ['task.created'], projectId: null });
+    const client = apiClient(baseUrl, await fx.key());
+
+    const created = await client.post('/web/tasks', { title: 'Attempted after the answer' });
+    expect(created.status).toBe(201);
+
+    await vi.waitFor(() => expect(receiver.received(hookPath)).toHaveLength(1), { timeout: 15_000, interval: 100 });
+    const [request] = receiver.received(hookPath);
+    const event = new Webhook(hook.secret).verify(request!.body, request!.headers) as { type: string; data: { task: { id: string } } };
+    expect(event.type).toBe('task.created');
+    expect(event.data.task.id).toBe(created.body.id);
+    await vi.waitFor(async () =>
+      expect((await db().webhookDelivery.findFirstOrThrow({ where: { endpointId: hook.id } })).status).toBe('delivered'),
+    );
+  });
+});
