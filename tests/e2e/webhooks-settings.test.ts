@@ -1,10 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Runner } from 'graphile-worker';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appSecret } from '../../server/app-secret';
 import { db } from '../../server/db/client';
+import { createEndpoint } from '../../server/webhooks/endpoints';
 import { startWebhookWorker } from '../../server/webhooks/worker';
+import { addMember } from '../../server/workspaces/members';
+import { createWorkspace } from '../../server/workspaces/workspaces';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
@@ -78,6 +82,46 @@ describe('the webhooks page in a browser', () => {
     await expect.poll(() => receiver.received('browser').length, { timeout: 30_000 }).toBe(2);
     const [first, second] = receiver.received('browser');
     expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
+    await page.close();
+  }, 120_000);
+
+  it('asks an owner of two workspaces which one, and deletes an endpoint only once confirmed', async () => {
+    const owner = await createPerson(fx.workspace.id, 'owner');
+    const other = await createWorkspace(db(), { slug: `beta-${randomBytes(3).toString('hex')}`, name: 'Beta Corp' });
+    await addMember(db(), { workspaceId: other.id, email: owner.email, name: owner.name, role: 'owner' });
+    const url = receiver.url('deleted');
+    await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null });
+    const page = await browser.context.newPage();
+    await page.context().clearCookies();
+    await page.goto(`${app.baseUrl}/sign-in`);
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/settings\/api-keys$/);
+
+    await page.goto(`${app.baseUrl}/settings/webhooks`);
+    await page.getByRole('heading', { name: 'Choose a workspace' }).waitFor();
+    await page.getByRole('link', { name: fx.workspace.name }).click();
+    await page.waitForURL(new RegExp(`/settings/webhooks\\?workspace=${fx.workspace.slug}$`));
+    const endpoint = page.getByRole('article', { name: url });
+
+    await endpoint.getByRole('button', { name: 'Delete' }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${url}?` });
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await dialog.count()).toBe(0);
+    expect(await endpoint.count()).toBe(1);
+
+    await endpoint.getByRole('button', { name: 'Delete' }).click();
+    await dialog.getByRole('button', { name: 'Delete endpoint' }).click();
+    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Endpoint deleted.');
+    expect(await endpoint.count()).toBe(0);
+    expect(await db().webhookEndpoint.count({ where: { workspaceId: fx.workspace.id, url } })).toBe(0);
+
+    await page.getByRole('link', { name: 'Switch workspace' }).click();
+    await page.getByRole('link', { name: 'Beta Corp' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Webhooks · Beta Corp');
+    await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).click();
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('API keys · Beta Corp');
     await page.close();
   }, 120_000);
 

@@ -6,7 +6,7 @@ import { sessionUser } from '@/server/auth/session';
 import { canManageKeys, userWorkspaces } from '@/server/auth/workspace-access';
 import { db } from '@/server/db/client';
 import { EVENT_TYPES } from '@/server/webhooks/events';
-import { SignOutButton } from '../sign-out-button';
+import { chosenWorkspace, SettingsTopbar, WorkspacePicker } from '../workspace-choice';
 import styles from '../settings.module.css';
 import { WebhooksManager } from './webhooks-manager';
 
@@ -18,24 +18,17 @@ export default async function WebhooksPage({ searchParams }: { searchParams: Pro
   const user = await sessionUser(requestHeaders);
   if (!user) redirect('/sign-in');
   const workspaces = await userWorkspaces(db(), user.id);
-  const asked = (await searchParams).workspace;
-  const current = typeof asked === 'string' ? workspaces.find(({ workspace }) => workspace.slug === asked) : workspaces[0];
-  if (!current) redirect('/settings/api-keys');
+  const { current, askedSlug } = chosenWorkspace(workspaces, (await searchParams).workspace);
   return (
     <>
-      <header className={styles.topbar}>
-        <strong>Task API</strong>
-        <span className={styles.muted}>
-          {user.email}
-          {' · '}
-          <SignOutButton />
-        </span>
-      </header>
+      <SettingsTopbar path="/settings/webhooks" email={user.email} workspaces={workspaces} current={current} />
       <main>
-        <h1>
-          Webhooks<span className={styles.muted}> · {current.workspace.name}</span>
-        </h1>
-        {!canManageKeys(current.role) ? (
+        <h1>Webhooks{current && <span className={styles.muted}> · {current.workspace.name}</span>}</h1>
+        {workspaces.length === 0 ? (
+          <p role="status">You are not a member of any workspace yet. Ask a workspace owner to add you.</p>
+        ) : !current ? (
+          <WorkspacePicker path="/settings/webhooks" workspaces={workspaces} asked={askedSlug} />
+        ) : !canManageKeys(current.role) ? (
           <p role="status" className={styles.notice}>
             You are a member of {current.workspace.name}, but only its owners and admins can manage its webhooks.
           </p>

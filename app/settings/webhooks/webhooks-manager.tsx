@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from 'react';
 import type { DeliveryView, EndpointView } from '@/server/settings/webhooks';
 import type { EventType } from '@/server/webhooks/events';
+import { ConfirmDialog } from '../confirm-dialog';
 import { formProblem, internalApi } from '../internal-api';
 import styles from '../settings.module.css';
 
@@ -27,6 +28,7 @@ export function WebhooksManager({
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
   const [notice, setNotice] = useState('');
   const [open, setOpen] = useState<{ id: string; deliveries: DeliveryView[] } | null>(null);
+  const [confirming, setConfirming] = useState<{ action: 'rotate' | 'delete'; endpoint: EndpointView } | null>(null);
 
   async function act(label: string, run: () => Promise<unknown>) {
     try {
@@ -40,6 +42,19 @@ export function WebhooksManager({
 
   async function showDeliveries(id: string) {
     setOpen({ id, deliveries: await internalApi.webhooks.deliveries.query({ workspace, id }) });
+  }
+
+  function rotate(endpoint: EndpointView) {
+    setConfirming(null);
+    void act('Secret rotated.', async () => {
+      const rotated = await internalApi.webhooks.rotate.mutate({ workspace, id: endpoint.id });
+      setSecret({ url: endpoint.url, secret: rotated.secret });
+    });
+  }
+
+  function remove(endpoint: EndpointView) {
+    setConfirming(null);
+    void act('Endpoint deleted.', () => internalApi.webhooks.delete.mutate({ workspace, id: endpoint.id }));
   }
 
   async function add(event: FormEvent<HTMLFormElement>) {
@@ -59,6 +74,26 @@ export function WebhooksManager({
 
   return (
     <>
+      {confirming?.action === 'rotate' && (
+        <ConfirmDialog
+          title={`Rotate the secret of ${confirming.endpoint.url}?`}
+          confirmLabel="Rotate secret"
+          onConfirm={() => rotate(confirming.endpoint)}
+          onCancel={() => setConfirming(null)}
+        >
+          <p>Deliveries are signed with the new secret at once: the receiver fails every one until it has the new secret.</p>
+        </ConfirmDialog>
+      )}
+      {confirming?.action === 'delete' && (
+        <ConfirmDialog
+          title={`Delete ${confirming.endpoint.url}?`}
+          confirmLabel="Delete endpoint"
+          onConfirm={() => remove(confirming.endpoint)}
+          onCancel={() => setConfirming(null)}
+        >
+          <p>It receives no further events, and its deliveries are deleted with it. This cannot be undone.</p>
+        </ConfirmDialog>
+      )}
       {secret && (
         <section className={styles.reveal} aria-labelledby="secret-heading">
           <h2 id="secret-heading">Signing secret of {secret.url}</h2>
@@ -85,15 +120,7 @@ export function WebhooksManager({
               {projects.find((project) => project.id === endpoint.projectId)?.name ?? 'All projects'}
             </p>
             {endpoint.disabledAt && <p className={styles.notice}>Disabled: {endpoint.disabledReason}</p>}
-            <button
-              type="button"
-              onClick={() =>
-                act('Secret rotated.', async () => {
-                  const rotated = await internalApi.webhooks.rotate.mutate({ workspace, id: endpoint.id });
-                  setSecret({ url: endpoint.url, secret: rotated.secret });
-                })
-              }
-            >
+            <button type="button" onClick={() => setConfirming({ action: 'rotate', endpoint })}>
               Rotate secret
             </button>{' '}
             <button
@@ -109,11 +136,7 @@ export function WebhooksManager({
             <button type="button" onClick={() => showDeliveries(endpoint.id)}>
               Show deliveries
             </button>{' '}
-            <button
-              type="button"
-              className={styles.danger}
-              onClick={() => act('Endpoint deleted.', () => internalApi.webhooks.delete.mutate({ workspace, id: endpoint.id }))}
-            >
+            <button type="button" className={styles.danger} onClick={() => setConfirming({ action: 'delete', endpoint })}>
               Delete
             </button>
             {open?.id === endpoint.id && (
