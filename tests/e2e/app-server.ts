@@ -158,6 +158,6 @@ export async function startAppServer(databaseUrl: string, extraEnv: Record<strin
  * TEST as "in a test" and turns its origin checks off, which the server that
  * `npm start` runs never does.
  */
-function withoutTestMarkers(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
+export function withoutTestMarkers(source: NodeJS.ProcessEnv): Record<string, string | undefined> {
   return Object.fromEntries(Object.entries(source).filter(([name]) => name !== 'TEST' && !name.startsWith('VITEST')));
 }

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { chromium, type BrowserContext } from 'playwright-core';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
 
 // Debian's Chromium, kept off the network: no updates, sync or background fetches.
 const FLAGS = [
@@ -37,4 +37,14 @@ export async function launchBrowser(origin: string): Promise<Browser> {
       await fs.rm(profile, { recursive: true, force: true });
     },
   };
+}
+
+/** Signs in on the sign-in page as a person would, from a page with no session; lands on the API keys page. */
+export async function signInThroughPage(page: Page, baseUrl: string, person: { email: string; password: string }) {
+  await page.context().clearCookies();
+  await page.goto(`${baseUrl}/sign-in`);
+  await page.getByLabel('Email').fill(person.email);
+  await page.getByLabel('Password').fill(person.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.waitForURL(/\/settings\/api-keys$/);
 }

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
-import { launchBrowser, type Browser } from './browser';
+import { launchBrowser, signInThroughPage, type Browser } from './browser';
 import { ensureBuild, startAppServer, type AppServer } from './app-server';
 
 const root = path.resolve(import.meta.dirname, '../..');
@@ -35,10 +35,7 @@ async function signIn(page: Page, email: string, password: string) {
   await page.context().clearCookies();
   await page.goto(`${app.baseUrl}/settings/api-keys`);
   await page.waitForURL(/\/sign-in$/);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.waitForURL(/\/settings\/api-keys$/);
+  await signInThroughPage(page, app.baseUrl, { email, password });
 }
 
 async function signOut(page: Page) {

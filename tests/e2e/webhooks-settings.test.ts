@@ -13,7 +13,7 @@ import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
 import { startReceiver } from '../webhooks/receiver';
-import { launchBrowser, type Browser } from './browser';
+import { launchBrowser, signInThroughPage, type Browser } from './browser';
 import { ensureBuild, startAppServer, type AppServer } from './app-server';
 
 // Committed for the README; rewritten only on request, so test runs leave the tree clean.
@@ -51,10 +51,7 @@ describe('the webhooks page in a browser', () => {
     const page = await browser.context.newPage();
     await page.goto(`${app.baseUrl}/settings/webhooks`);
     await page.waitForURL(/\/sign-in$/);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/settings\/api-keys$/);
+    await signInThroughPage(page, app.baseUrl, owner);
     await page.goto(`${app.baseUrl}/settings/webhooks?workspace=${fx.workspace.slug}`);
 
     const url = receiver.url('browser');
@@ -92,12 +89,7 @@ describe('the webhooks page in a browser', () => {
     const url = receiver.url('deleted');
     await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null });
     const page = await browser.context.newPage();
-    await page.context().clearCookies();
-    await page.goto(`${app.baseUrl}/sign-in`);
-    await page.getByLabel('Email').fill(owner.email);
-    await page.getByLabel('Password').fill(owner.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/settings\/api-keys$/);
+    await signInThroughPage(page, app.baseUrl, owner);
 
     await page.goto(`${app.baseUrl}/settings/webhooks`);
     await page.getByRole('heading', { name: 'Choose a workspace' }).waitFor();
@@ -128,12 +120,7 @@ describe('the webhooks page in a browser', () => {
   it('shows a member that only owners and admins manage webhooks', async () => {
     const member = await createPerson(fx.workspace.id, 'member');
     const page = await browser.context.newPage();
-    await page.context().clearCookies();
-    await page.goto(`${app.baseUrl}/sign-in`);
-    await page.getByLabel('Email').fill(member.email);
-    await page.getByLabel('Password').fill(member.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/settings\/api-keys$/);
+    await signInThroughPage(page, app.baseUrl, member);
     await page.goto(`${app.baseUrl}/settings/webhooks?workspace=${fx.workspace.slug}`);
     await expect.poll(() => page.getByRole('status').first().textContent()).toContain('only its owners and admins can manage its webhooks');
     expect(await page.getByRole('button', { name: 'Add endpoint' }).count()).toBe(0);

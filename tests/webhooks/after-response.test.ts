@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appSecret } from '../../server/app-secret';
 import { db } from '../../server/db/client';
 import { createEndpoint } from '../../server/webhooks/endpoints';
-import { ensureBuild } from '../e2e/app-server';
+import { ensureBuild, withoutTestMarkers } from '../e2e/app-server';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { freePort } from '../support/ports';
@@ -35,9 +35,7 @@ beforeAll(async () => {
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-after-'));
-  const environment = Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => name !== 'TEST' && !name.startsWith('VITEST') && name !== 'WEBHOOK_RESIDENT_WORKER'),
-  );
+  const { WEBHOOK_RESIDENT_WORKER: _resident, ...environment } = withoutTestMarkers(process.env);
   server = spawn(process.execPath, [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'], {
     cwd: root,
     stdio: 'ignore',
