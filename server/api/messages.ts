@@ -7,7 +7,7 @@ import type { Scope } from '../keys/scopes';
  */
 export const INVALID_KEY = 'Invalid API key';
 export const TOO_MANY_REQUESTS = 'Too many requests';
-export const PROJECT_NOT_FOUND = 'Project not found';
+export { PROJECT_NOT_FOUND } from '../projects/types';
 export const missingScope = (scope: Scope) => `Missing required scope: ${scope}`;
 export const outsideProjectScope = (slug: string) => `API key does not have access to project ${slug}`;
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { storableText } from '../db/storable';
 import { notFound } from '../errors';
+import { PROJECT_NOT_FOUND } from '../projects/types';
 import { SCOPES } from './scopes';
 import { generateKeySecret, hashKey, keyHint } from './key-format';
 
@@ -56,7 +57,7 @@ function withState<T extends KeyRow>(key: T) {
 export async function createApiKey(db: Db, workspaceId: string, input: KeyCreateInput, createdById: string | null) {
   if (input.projectId) {
     const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
-    if (!project) throw notFound('Project not found');
+    if (!project) throw notFound(PROJECT_NOT_FOUND);
   }
   const secret = generateKeySecret();
   const key = await db.apiKey.create({

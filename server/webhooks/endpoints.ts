@@ -1,5 +1,6 @@
 import type { Db } from '../db/client';
 import { badRequest, conflict, notFound } from '../errors';
+import { PROJECT_NOT_FOUND } from '../projects/types';
 import { FORBIDDEN_ADDRESS, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
 import { DELIVER_JOB, EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
@@ -63,7 +64,7 @@ export async function createEndpoint(db: Db, workspaceId: string, input: Endpoin
   await checkUrl(input.url);
   if (input.projectId) {
     const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
-    if (!project) throw notFound('Project not found');
+    if (!project) throw notFound(PROJECT_NOT_FOUND);
   }
   const secret = newSigningSecret();
   const endpoint = await db.webhookEndpoint.create({
