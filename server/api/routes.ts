@@ -15,6 +15,8 @@ export interface RouteMatch {
   bodyless: boolean;
   /** The status of its answer on success. */
   successStatus: number;
+  /** Its answer on success is a task, sent with the task's ETag. */
+  etag: boolean;
   /** Path parameters as they stand in the path (still percent-encoded). */
   params: Record<string, string>;
 }
@@ -25,6 +27,7 @@ interface Route {
   scope: Scope;
   bodyless: boolean;
   successStatus: number;
+  etag: boolean;
   pattern: RegExp;
   /** Path parameters in the template: of two templates that match a path, the one with fewer names it. */
   params: number;
@@ -43,6 +46,7 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
     scope: meta.scope,
     bodyless: meta.bodyless === true,
     successStatus: meta.successStatus ?? 200,
+    etag: meta.etag === true,
     pattern: getPathRegExp(normalizePath(meta.openapi.path)),
     params: meta.openapi.path.split('{').length - 1,
   };
@@ -69,6 +73,7 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
         scope: route.scope,
         bodyless: route.bodyless,
         successStatus: route.successStatus,
+        etag: route.etag,
         params,
       };
     }

@@ -1,11 +1,13 @@
 import { createHash, type Hash } from 'node:crypto';
 import type { RequestState } from '../api/access';
 import type { RequestClaim } from '../api/idempotency';
+import type { RouteMatch } from '../api/routes';
 import { IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_IN_PROGRESS, IDEMPOTENCY_KEY_INVALID, IDEMPOTENCY_KEY_REUSED } from '../api/messages';
 import { db } from '../db/client';
 import { asUnavailable, badRequest } from '../errors';
 import { claimKey, recordAnswer, releaseClaim, sweepNowAndThen } from '../idempotency/records';
 import { logEvent } from '../log';
+import { etagOfTaskJson } from '../tasks/etag';
 import { errorResponse, responseHeaders } from './respond';
 
 const PRINTABLE_ASCII_KEY = /^[\x20-\x7e]{1,255}$/;
@@ -61,7 +63,7 @@ export async function claimIdempotencyKey(
   state: RequestState,
   key: string,
   fingerprint: string,
-  successStatus: number,
+  { successStatus, etag }: Pick<RouteMatch, 'successStatus' | 'etag'>,
 ): Promise<{ claim: RequestClaim } | { answer: Response }> {
   const outcome = await claimKey(db(), state.authenticated!.principal.keyId, key, fingerprint);
   switch (outcome.kind) {
@@ -70,6 +72,8 @@ export async function claimIdempotencyKey(
       state.idempotency = { ...outcome.claim, successStatus };
       return { claim: state.idempotency };
     case 'replay':
+      // The first answer's task, byte for byte, so its tag too: a client that lost the answer can go on with If-Match.
+      if (etag && outcome.answer.status < 300) state.etag = etagOfTaskJson(outcome.answer.body);
       return {
         answer: new Response(outcome.answer.body, {
           status: outcome.answer.status,

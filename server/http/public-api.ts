@@ -65,7 +65,7 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
       body = withoutPathParams(parseJsonObject(contentType, held.bytes));
     }
     if (idempotencyKey) {
-      const claimed = await claimIdempotencyKey(state, idempotencyKey, requestFingerprint(method, path, body), route.successStatus);
+      const claimed = await claimIdempotencyKey(state, idempotencyKey, requestFingerprint(method, path, body), route);
       if ('answer' in claimed) return claimed.answer;
     }
 

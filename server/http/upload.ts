@@ -77,7 +77,10 @@ async function upload(req: Request, state: RequestState, target: UploadTarget) {
     if (target.idempotencyKey && digests) {
       const path = `/${target.projectSlug}/tasks/${target.taskId}/attachments`;
       const parts = { file: [...fileName!, digests.file.digest('hex')], fields: digests.fields.digest('hex') };
-      const claimed = await claimIdempotencyKey(state, target.idempotencyKey, requestFingerprint('POST', path, parts), 201);
+      const claimed = await claimIdempotencyKey(state, target.idempotencyKey, requestFingerprint('POST', path, parts), {
+        successStatus: 201,
+        etag: false,
+      });
       if ('answer' in claimed) {
         discardFile(stored);
         return claimed.answer;

@@ -17,7 +17,12 @@ export type EtagCondition = (etag: string) => boolean;
  * labels, assignees' names and attachments included, and only then.
  */
 export function taskEtag(task: Task): string {
-  return `"${createHash('sha256').update(JSON.stringify(task)).digest('base64url').slice(0, 32)}"`;
+  return etagOfTaskJson(JSON.stringify(task));
+}
+
+/** The same tag from the task's JSON text as it was sent: what a replayed answer carries. */
+export function etagOfTaskJson(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
 }
 
 /** Throws 412 unless `condition` (absent: no If-Match) accepts the task as it is now. */

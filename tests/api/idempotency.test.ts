@@ -79,6 +79,21 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect(await db().task.count({ where: { title } })).toBe(1);
   });
 
+  it("replays the first answer's ETag with its body, for a create and for an update", async () => {
+    const createKey = randomUUID();
+    const first = await api.client.post('/web/tasks', { title: `Tagged ${createKey}` }, withKey(createKey));
+    const again = await api.client.post('/web/tasks', { title: `Tagged ${createKey}` }, withKey(createKey));
+    expect(first.headers.get('etag')).toMatch(/^"[\w-]+"$/);
+    expect(again.headers.get('etag')).toBe(first.headers.get('etag'));
+    expect((await api.client.get(`/web/tasks/${first.body.id}`)).headers.get('etag')).toBe(first.headers.get('etag'));
+
+    const updateKey = randomUUID();
+    const edited = await api.client.patch(`/web/tasks/${first.body.id}`, { title: 'Edited' }, withKey(updateKey));
+    const editedAgain = await api.client.patch(`/web/tasks/${first.body.id}`, { title: 'Edited' }, withKey(updateKey));
+    expect(edited.headers.get('etag')).not.toBe(first.headers.get('etag'));
+    expect(editedAgain.headers.get('etag')).toBe(edited.headers.get('etag'));
+  });
+
   it('replays an added comment, and adds it once', async () => {
     const { id } = await createTask();
     const key = randomUUID();
