@@ -1,13 +1,19 @@
+import { randomUUID } from 'node:crypto';
 import type { ApiPrincipal } from '../auth/api-key';
 import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
 import type { InTransaction } from '../db/transaction';
-import { findTaskId } from '../tasks/get';
-import { enqueueEvent } from '../webhooks/events';
+import type { Prisma } from '../db/generated/client';
+import { notFound } from '../errors';
+import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
+import { taskCondition } from '../tasks/locate';
+import { enqueueEvent, eventWanted } from '../webhooks/events';
 
 const commentSelect = { id: true, content: true, authorName: true, createdAt: true, updatedAt: true } as const;
 
-function toComment(row: { id: string; content: string; authorName: string | null; createdAt: Date; updatedAt: Date }) {
+type CommentRow = { id: string; content: string; authorName: string | null; createdAt: Date; updatedAt: Date };
+
+function toComment(row: CommentRow) {
   return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }
 
@@ -21,7 +27,13 @@ export async function listComments(db: Db, project: ProjectRef, taskId: string) 
   return rows.map(toComment);
 }
 
-/** A comment posted through the API is attributed to the key's name as it is now. */
+type AddedRow = { task_id: string | null; number: number | null; event_wanted: boolean } & Partial<CommentRow>;
+
+/**
+ * A comment posted through the API is attributed to the key's name as it is now.
+ * One statement finds the task and adds the comment; when an endpoint wants the
+ * event, or the caller adds work of its own, it runs in a transaction with them.
+ */
 export async function addComment(
   db: Db,
   principal: ApiPrincipal,
@@ -30,16 +42,36 @@ export async function addComment(
   content: string,
   inTransaction?: InTransaction<ReturnType<typeof toComment>>,
 ) {
-  const id = await findTaskId(db, project, taskId);
+  const condition = taskCondition(project, taskId);
+  if (!condition) throw notFound(TASK_NOT_FOUND);
+  // `alone`: add it only if no endpoint wants the event, which then needs the transaction.
+  const add = async (runner: Pick<Prisma.TransactionClient, '$queryRaw'>, alone: boolean) => {
+    const [row] = await runner.$queryRaw<AddedRow[]>`
+      WITH target AS (SELECT t.id, t.number FROM task t WHERE ${condition} LIMIT 1),
+      wanted AS (SELECT ${eventWanted(project.id, 'comment.created')} AS yes),
+      added AS (
+        INSERT INTO comment (id, task_id, content, author_api_key_id, author_name, created_at, updated_at)
+        SELECT ${randomUUID()}::uuid, target.id, ${content}, ${principal.keyId}::uuid, ${principal.keyName}, now(), now()
+        FROM target WHERE NOT (${alone} AND (SELECT yes FROM wanted))
+        RETURNING id::text, content, author_name AS "authorName", created_at AS "createdAt", updated_at AS "updatedAt")
+      SELECT (SELECT id::text FROM target) AS task_id, (SELECT number FROM target) AS number, (SELECT yes FROM wanted) AS event_wanted, added.*
+      FROM (SELECT 1) AS one LEFT JOIN added ON true`;
+    const { task_id: id, number, event_wanted: wanted, ...added } = row!;
+    if (!id) throw notFound(TASK_NOT_FOUND);
+    return {
+      task: { id, externalId: `${project.keyPrefix}-${number}` },
+      wanted,
+      comment: added.id ? toComment(added as CommentRow) : null,
+    };
+  };
+  if (!inTransaction) {
+    const { comment } = await add(db, true);
+    if (comment) return comment;
+  }
   return db.$transaction(async (tx) => {
-    const row = await tx.comment.create({
-      data: { taskId: id, content, authorApiKeyId: principal.keyId, authorName: principal.keyName },
-      select: { ...commentSelect, task: { select: { number: true } } },
-    });
-    const { task, ...fields } = row;
-    const comment = toComment(fields);
-    await enqueueEvent(tx, project, 'comment.created', { comment, task: { id, externalId: `${project.keyPrefix}-${task.number}` } });
-    await inTransaction?.(tx, comment);
-    return comment;
+    const { comment, task, wanted } = await add(tx, false);
+    if (wanted) await enqueueEvent(tx, project, 'comment.created', { comment: comment!, task });
+    await inTransaction?.(tx, comment!);
+    return comment!;
   });
 }

@@ -1,13 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import type { ProjectRef } from '../projects/types';
 import type { CreateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
 import type { InTransaction } from '../db/transaction';
-import { nextTaskNumber } from './numbers';
-import { checkReferences } from './references';
-import { loadTask } from './load';
-import { toTask } from './shape';
-import { enqueueEvent } from '../webhooks/events';
+import { FOUND_REFERENCES, referenceProblem, referenceTables, type FoundReferences } from './references';
+import { toTask, type TaskRow } from './shape';
+import { enqueueEvent, eventWanted } from '../webhooks/events';
 
+type CreatedRow = FoundReferences & { refs_ok: boolean; event_wanted: boolean } & Partial<TaskRow>;
+
+/**
+ * Creates the task in one statement: it checks the ids the input names, takes the
+ * project's next number and the change time (stamp.ts) from the project's row, which
+ * stays locked until the commit, so parallel creates get distinct, consecutive
+ * numbers, inserts the task with its assignees and labels, and reads it back whole.
+ * A bad id writes nothing and takes no number. A second statement, in the same
+ * transaction, queues the webhook event only when an endpoint wants it.
+ */
 export async function createTask(
   db: Db,
   workspaceId: string,
@@ -15,39 +24,35 @@ export async function createTask(
   input: CreateTaskFields,
   inTransaction?: InTransaction<ReturnType<typeof toTask>>,
 ) {
-  const { status } = await checkReferences(db, workspaceId, project, input);
-  // Without a status the task takes the project's first `todo` status, if it has one.
-  const initial =
-    status ??
-    (await db.status.findFirst({
-      where: { projectId: project.id, category: 'todo' },
-      orderBy: [{ order: 'asc' }, { id: 'asc' }],
-      select: { id: true, category: true },
-    }));
+  const id = randomUUID();
   return db.$transaction(async (tx) => {
-    const { number, changedAt } = await nextTaskNumber(tx, project.id);
-    const { id } = await tx.task.create({
-      data: {
-        projectId: project.id,
-        number,
-        createdAt: changedAt,
-        updatedAt: changedAt,
-        title: input.title,
-        description: input.description ?? null,
-        priority: input.priority ?? 'none',
-        dueDate: input.dueDate ?? null,
-        statusId: initial?.id ?? null,
-        category: initial?.category ?? 'todo',
-      },
-      select: { id: true },
-    });
-    // Separate inserts rather than nested writes: with those, Prisma reads the task back
-    // once more before loadTask reads it whole.
-    if (input.assigneeIds?.length) await tx.taskAssignee.createMany({ data: input.assigneeIds.map((userId) => ({ taskId: id, userId })) });
-    if (input.labelIds?.length) await tx.taskLabel.createMany({ data: input.labelIds.map((labelId) => ({ taskId: id, labelId })) });
-    // Read in the transaction that created it: the row exists.
-    const task = toTask((await loadTask(tx, id))!, project.keyPrefix);
-    await enqueueEvent(tx, project, 'task.created', { task });
+    const [row] = await tx.$queryRaw<CreatedRow[]>`
+      WITH ${referenceTables(workspaceId, project, input, true)},
+      numbered AS (
+        UPDATE project
+        SET task_counter = task_counter + 1, changed_at = greatest(clock_timestamp(), changed_at + interval '1 millisecond')
+        WHERE id = ${project.id}::uuid AND (SELECT ok FROM refs_ok)
+        RETURNING task_counter, changed_at),
+      created AS (
+        INSERT INTO task (id, project_id, number, created_at, updated_at, title, description, priority, due_date, status_id, category)
+        SELECT ${id}::uuid, ${project.id}::uuid, n.task_counter, n.changed_at, n.changed_at, ${input.title}, ${input.description ?? null},
+          ${input.priority ?? 'none'}::"Priority", ${input.dueDate ?? null}::timestamptz,
+          (SELECT id FROM named_status), coalesce((SELECT category FROM named_status), 'todo')
+        FROM numbered n
+        RETURNING id, number, title, description, category, priority, due_date, created_at, updated_at),
+      assigned AS (INSERT INTO task_assignee (task_id, user_id) SELECT c.id, m.id FROM created c, members m),
+      labelled AS (INSERT INTO task_label (task_id, label_id) SELECT c.id, l.id FROM created c, labels l)
+      SELECT (SELECT ok FROM refs_ok) AS refs_ok, ${FOUND_REFERENCES}, ${eventWanted(project.id, 'task.created')} AS event_wanted,
+        c.id::text, c.number, c.title, c.description, c.category::text, c.priority::text, c.due_date, c.created_at, c.updated_at,
+        (SELECT jsonb_build_object('id', s.id, 'name', s.name, 'color', s.color, 'category', s.category) FROM named_status s) AS status,
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', m.id, 'name', m.name) ORDER BY m.name, m.id), '[]') FROM members m) AS assignees,
+        (SELECT coalesce(jsonb_agg(jsonb_build_object('id', l.id, 'name', l.name, 'color', l.color) ORDER BY l.name, l.id), '[]') FROM labels l)
+          AS labels,
+        '[]'::jsonb AS attachments
+      FROM (SELECT 1) AS one LEFT JOIN created c ON true`;
+    if (!row!.refs_ok) throw referenceProblem(project, input, row!)!;
+    const task = toTask(row as TaskRow, project.keyPrefix);
+    if (row!.event_wanted) await enqueueEvent(tx, project, 'task.created', { task });
     await inTransaction?.(tx, task);
     return task;
   });

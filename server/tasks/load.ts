@@ -4,11 +4,6 @@ import { TASK_COLUMNS, type TaskRow } from './shape';
 /** Anything that can send a statement: the client, or a transaction's. */
 type Reader = Pick<Prisma.TransactionClient, '$queryRaw'>;
 
-/** The task with this id, with its relations, in one statement. */
-export function loadTask(db: Reader, id: string): Promise<TaskRow | null> {
-  return loadTaskWhere(db, Prisma.sql`t.id = ${id}::uuid`);
-}
-
 /** The task `condition` finds in the project, with its relations, in one statement. */
 export async function loadTaskWhere(db: Reader, condition: Prisma.Sql): Promise<TaskRow | null> {
   const [row] = await db.$queryRaw<TaskRow[]>`SELECT ${TASK_COLUMNS} FROM task t WHERE ${condition} LIMIT 1`;

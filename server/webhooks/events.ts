@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
 import type { ProjectRef } from '../projects/types';
 import { noteDeliveryQueued } from './request-scope';
 
@@ -20,6 +20,20 @@ interface Target {
   workspace_slug: string;
 }
 
+/** The endpoints `e` of project `p`'s workspace that want an event of this type now. */
+const wants = (type: EventType) => Prisma.sql`
+  e.workspace_id = p.workspace_id AND e.disabled_at IS NULL
+  AND (e.project_id IS NULL OR e.project_id = p.id)
+  AND (cardinality(e.events) = 0 OR ${type} = ANY(e.events))`;
+
+/**
+ * Whether any endpoint wants this event: a column for a write's own statement, so
+ * that a write nobody listens to sends no statement more for its event.
+ */
+export function eventWanted(projectId: string, type: EventType): Prisma.Sql {
+  return Prisma.sql`EXISTS (SELECT 1 FROM project p JOIN webhook_endpoint e ON ${wants(type)} WHERE p.id = ${projectId}::uuid)`;
+}
+
 /**
  * Records one event for every enabled endpoint of the project's workspace that
  * wants it, and queues its delivery, in the caller's transaction: the event
@@ -36,11 +50,8 @@ export async function enqueueEvent(
     SELECT e.id::text AS endpoint_id, w.id::text AS workspace_id, w.slug AS workspace_slug
     FROM project p
     JOIN workspace w ON w.id = p.workspace_id
-    JOIN webhook_endpoint e ON e.workspace_id = w.id
-    WHERE p.id = ${project.id}::uuid
-      AND e.disabled_at IS NULL
-      AND (e.project_id IS NULL OR e.project_id = p.id)
-      AND (cardinality(e.events) = 0 OR ${type} = ANY(e.events))`;
+    JOIN webhook_endpoint e ON ${wants(type)}
+    WHERE p.id = ${project.id}::uuid`;
   if (targets.length === 0) return;
   const [first] = targets;
   const payload = JSON.stringify({
