@@ -3,7 +3,7 @@ import type { ApiPrincipal } from '../auth/api-key';
 import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
 import type { InTransaction } from '../db/transaction';
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
 import { notFound } from '../errors';
 import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
 import { taskCondition } from '../tasks/locate';
@@ -30,6 +30,29 @@ export async function listComments(db: Db, project: ProjectRef, taskId: string) 
 type AddedRow = { task_id: string | null; number: number | null; event_wanted: boolean } & Partial<CommentRow>;
 
 /**
+ * The statement that finds the task and adds the comment; with `alone`, only if no
+ * endpoint wants the event, which then needs a transaction. The benchmark's floor sends it too.
+ */
+export function addCommentStatement(
+  principal: Pick<ApiPrincipal, 'keyId' | 'keyName'>,
+  project: ProjectRef,
+  condition: Prisma.Sql,
+  content: string,
+  alone: boolean,
+): Prisma.Sql {
+  return Prisma.sql`
+      WITH target AS (SELECT t.id, t.number FROM task t WHERE ${condition} LIMIT 1),
+      wanted AS (SELECT ${eventWanted(project.id, 'comment.created')} AS yes),
+      added AS (
+        INSERT INTO comment (id, task_id, content, author_api_key_id, author_name, created_at, updated_at)
+        SELECT ${randomUUID()}::uuid, target.id, ${content}, ${principal.keyId}::uuid, ${principal.keyName}, now(), now()
+        FROM target WHERE NOT (${alone} AND (SELECT yes FROM wanted))
+        RETURNING id::text, content, author_name AS "authorName", created_at AS "createdAt", updated_at AS "updatedAt")
+      SELECT (SELECT id::text FROM target) AS task_id, (SELECT number FROM target) AS number, (SELECT yes FROM wanted) AS event_wanted, added.*
+      FROM (SELECT 1) AS one LEFT JOIN added ON true`;
+}
+
+/**
  * A comment posted through the API is attributed to the key's name as it is now.
  * One statement finds the task and adds the comment; when an endpoint wants the
  * event, or the caller adds work of its own, it runs in a transaction with them.
@@ -44,18 +67,8 @@ export async function addComment(
 ) {
   const condition = taskCondition(project, taskId);
   if (!condition) throw notFound(TASK_NOT_FOUND);
-  // `alone`: add it only if no endpoint wants the event, which then needs the transaction.
   const add = async (runner: Pick<Prisma.TransactionClient, '$queryRaw'>, alone: boolean) => {
-    const [row] = await runner.$queryRaw<AddedRow[]>`
-      WITH target AS (SELECT t.id, t.number FROM task t WHERE ${condition} LIMIT 1),
-      wanted AS (SELECT ${eventWanted(project.id, 'comment.created')} AS yes),
-      added AS (
-        INSERT INTO comment (id, task_id, content, author_api_key_id, author_name, created_at, updated_at)
-        SELECT ${randomUUID()}::uuid, target.id, ${content}, ${principal.keyId}::uuid, ${principal.keyName}, now(), now()
-        FROM target WHERE NOT (${alone} AND (SELECT yes FROM wanted))
-        RETURNING id::text, content, author_name AS "authorName", created_at AS "createdAt", updated_at AS "updatedAt")
-      SELECT (SELECT id::text FROM target) AS task_id, (SELECT number FROM target) AS number, (SELECT yes FROM wanted) AS event_wanted, added.*
-      FROM (SELECT 1) AS one LEFT JOIN added ON true`;
+    const [row] = await runner.$queryRaw<AddedRow[]>(addCommentStatement(principal, project, condition, content, alone));
     const { task_id: id, number, event_wanted: wanted, ...added } = row!;
     if (!id) throw notFound(TASK_NOT_FOUND);
     return {

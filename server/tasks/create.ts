@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { Prisma } from '../db/generated/client';
 import type { ProjectRef } from '../projects/types';
 import type { CreateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
@@ -9,24 +10,9 @@ import { enqueueEvent, eventWanted } from '../webhooks/events';
 
 type CreatedRow = FoundReferences & { refs_ok: boolean; event_wanted: boolean } & Partial<TaskRow>;
 
-/**
- * Creates the task in one statement: it checks the ids the input names, takes the
- * project's next number and the change time (stamp.ts) from the project's row, which
- * stays locked until the commit, so parallel creates get distinct, consecutive
- * numbers, inserts the task with its assignees and labels, and reads it back whole.
- * A bad id writes nothing and takes no number. A second statement, in the same
- * transaction, queues the webhook event only when an endpoint wants it.
- */
-export async function createTask(
-  db: Db,
-  workspaceId: string,
-  project: ProjectRef,
-  input: CreateTaskFields,
-  inTransaction?: InTransaction<ReturnType<typeof toTask>>,
-) {
-  const id = randomUUID();
-  return db.$transaction(async (tx) => {
-    const [row] = await tx.$queryRaw<CreatedRow[]>`
+/** The statement that creates the task: the benchmark's floor sends it too. */
+export function createStatement(workspaceId: string, project: ProjectRef, input: CreateTaskFields, id: string): Prisma.Sql {
+  return Prisma.sql`
       WITH ${referenceTables(workspaceId, project, input, true)},
       numbered AS (
         UPDATE project
@@ -50,6 +36,26 @@ export async function createTask(
           AS labels,
         '[]'::jsonb AS attachments
       FROM (SELECT 1) AS one LEFT JOIN created c ON true`;
+}
+
+/**
+ * Creates the task in one statement: it checks the ids the input names, takes the
+ * project's next number and the change time (stamp.ts) from the project's row, which
+ * stays locked until the commit, so parallel creates get distinct, consecutive
+ * numbers, inserts the task with its assignees and labels, and reads it back whole.
+ * A bad id writes nothing and takes no number. A second statement, in the same
+ * transaction, queues the webhook event only when an endpoint wants it.
+ */
+export async function createTask(
+  db: Db,
+  workspaceId: string,
+  project: ProjectRef,
+  input: CreateTaskFields,
+  inTransaction?: InTransaction<ReturnType<typeof toTask>>,
+) {
+  const id = randomUUID();
+  return db.$transaction(async (tx) => {
+    const [row] = await tx.$queryRaw<CreatedRow[]>(createStatement(workspaceId, project, input, id));
     if (!row!.refs_ok) throw referenceProblem(project, input, row!)!;
     const task = toTask(row as TaskRow, project.keyPrefix);
     if (row!.event_wanted) await enqueueEvent(tx, project, 'task.created', { task });

@@ -1,4 +1,11 @@
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
+
+/** The statement of stampChange: the benchmark's floor sends it too. */
+export function stampStatement(projectId: string): Prisma.Sql {
+  return Prisma.sql`
+    UPDATE project SET changed_at = greatest(clock_timestamp(), changed_at + interval '1 millisecond')
+    WHERE id = ${projectId}::uuid RETURNING changed_at`;
+}
 
 /**
  * The change time of a write to a project's tasks, its `updated_at` (or a deleted
@@ -11,9 +18,7 @@ import type { Prisma } from '../db/generated/client';
  * Every write takes the project's row first, then the task's, so they cannot deadlock.
  */
 export async function stampChange(tx: Prisma.TransactionClient, projectId: string): Promise<Date> {
-  const [row] = await tx.$queryRaw<{ changed_at: Date }[]>`
-    UPDATE project SET changed_at = greatest(clock_timestamp(), changed_at + interval '1 millisecond')
-    WHERE id = ${projectId}::uuid RETURNING changed_at`;
+  const [row] = await tx.$queryRaw<{ changed_at: Date }[]>(stampStatement(projectId));
   if (!row) throw new Error(`Project ${projectId} vanished while changing a task`);
   return row.changed_at;
 }

@@ -1,5 +1,5 @@
 import type { ProjectRef } from '../projects/types';
-import type { UpdateTaskFields } from '../schemas/task';
+import { updateTaskFields, type UpdateTaskFields } from '../schemas/task';
 import type { Db } from '../db/client';
 import type { InTransaction } from '../db/transaction';
 import { Prisma } from '../db/generated/client';
@@ -12,6 +12,8 @@ import { TASK_COLUMNS, toTask, type TaskRow } from './shape';
 import { stampChange } from './stamp';
 import { changedFields, enqueueEvent, eventWanted } from '../webhooks/events';
 
+const FIELDS = Object.keys(updateTaskFields.shape) as (keyof UpdateTaskFields)[];
+
 type UpdatedRow = FoundReferences & { refs_ok: boolean; event_wanted: boolean; before: JsonTaskRow | null } & Partial<TaskRow>;
 type JsonTaskRow = Omit<TaskRow, 'due_date' | 'created_at' | 'updated_at'> & {
   due_date: string | null;
@@ -20,23 +22,17 @@ type JsonTaskRow = Omit<TaskRow, 'due_date' | 'created_at' | 'updated_at'> & {
 };
 
 /**
- * Partial update: omitted fields stay, null clears, a list replaces the whole list;
- * `ifMatch` as lockIfMatch says. After the change stamp, which locks the project's
- * row (stamp.ts), one statement checks the ids the input names, reads the task as it
- * was, changes it and its lists, and reads it back: holding that lock, nothing else
- * changes the project's tasks meanwhile. A bad id changes nothing.
+ * The statement that checks the ids the input names, reads the task as it was,
+ * changes it and its lists and reads it back, once the change is stamped: the
+ * benchmark's floor sends it too.
  */
-export async function updateTask(
-  db: Db,
+export function updateStatement(
   workspaceId: string,
   project: ProjectRef,
-  taskId: string,
+  condition: Prisma.Sql,
   input: UpdateTaskFields,
-  options: { ifMatch?: EtagCondition; inTransaction?: InTransaction<ReturnType<typeof toTask>> } = {},
-) {
-  const { ifMatch, inTransaction } = options;
-  const condition = taskCondition(project, taskId);
-  if (!condition) throw notFound(TASK_NOT_FOUND);
+  updatedAt: Date,
+): Prisma.Sql {
   const sets: Prisma.Sql[] = [];
   if (input.title !== undefined) sets.push(Prisma.sql`title = ${input.title}`);
   if (input.description !== undefined) sets.push(Prisma.sql`description = ${input.description}`);
@@ -47,16 +43,7 @@ export async function updateTask(
   }
   const replacesAssignees = input.assigneeIds !== undefined;
   const replacesLabels = input.labelIds !== undefined;
-  if (sets.length === 0 && !replacesAssignees && !replacesLabels) {
-    const task = await getTask(db, project, taskId);
-    checkPrecondition(task, ifMatch);
-    return task;
-  }
-
-  return db.$transaction(async (tx) => {
-    const updatedAt = await stampChange(tx, project.id);
-    if (ifMatch) await lockIfMatch(tx, project, condition, ifMatch);
-    const [row] = await tx.$queryRaw<UpdatedRow[]>`
+  return Prisma.sql`
       WITH ${referenceTables(workspaceId, project, input, false)},
       before AS (SELECT ${TASK_COLUMNS} FROM task t WHERE ${condition} LIMIT 1 FOR UPDATE OF t),
       updated AS (
@@ -90,6 +77,36 @@ export async function updateTask(
           ELSE (SELECT b.labels FROM before b) END AS labels,
         (SELECT b.attachments FROM before b) AS attachments
       FROM (SELECT 1) AS one LEFT JOIN updated u ON true`;
+}
+
+/**
+ * Partial update: omitted fields stay, null clears, a list replaces the whole list;
+ * `ifMatch` as lockIfMatch says. After the change stamp, which locks the project's
+ * row (stamp.ts), one statement checks the ids the input names, reads the task as it
+ * was, changes it and its lists, and reads it back: holding that lock, nothing else
+ * changes the project's tasks meanwhile. A bad id changes nothing.
+ */
+export async function updateTask(
+  db: Db,
+  workspaceId: string,
+  project: ProjectRef,
+  taskId: string,
+  input: UpdateTaskFields,
+  options: { ifMatch?: EtagCondition; inTransaction?: InTransaction<ReturnType<typeof toTask>> } = {},
+) {
+  const { ifMatch, inTransaction } = options;
+  const condition = taskCondition(project, taskId);
+  if (!condition) throw notFound(TASK_NOT_FOUND);
+  if (FIELDS.every((field) => input[field] === undefined)) {
+    const task = await getTask(db, project, taskId);
+    checkPrecondition(task, ifMatch);
+    return task;
+  }
+
+  return db.$transaction(async (tx) => {
+    const updatedAt = await stampChange(tx, project.id);
+    if (ifMatch) await lockIfMatch(tx, project, condition, ifMatch);
+    const [row] = await tx.$queryRaw<UpdatedRow[]>(updateStatement(workspaceId, project, condition, input, updatedAt));
     if (!row!.refs_ok) throw referenceProblem(project, input, row!)!;
     if (!row!.before) throw notFound(TASK_NOT_FOUND);
     const updated = toTask(row as TaskRow, project.keyPrefix);

@@ -10,6 +10,7 @@ import { TASK_COLUMNS as PRODUCT_TASK_COLUMNS, type TaskRow } from '../../server
 
 export interface KeyRow {
   id: string;
+  name: string;
   workspace_id: string;
   scopes: string[];
   project_id: string | null;

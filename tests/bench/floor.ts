@@ -1,14 +1,23 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
-import { findKey, pageIds, taskById, taskByNumber, tasksByIds, type ProjectRow, type TaskFilter } from './floor-queries';
+import { findKey, pageIds, taskById, taskByNumber, tasksByIds, type KeyRow, type ProjectRow, type TaskFilter } from './floor-queries';
+import type { Prisma } from '../../server/db/generated/client';
+import { addCommentStatement } from '../../server/comments/comments';
 import { isWellFormedKey } from '../../server/keys/key-format';
-import { toTask } from '../../server/tasks/shape';
+import type { ProjectRef } from '../../server/projects/types';
+import type { CreateTaskFields, UpdateTaskFields } from '../../server/schemas/task';
+import { createStatement } from '../../server/tasks/create';
+import { taskCondition } from '../../server/tasks/locate';
+import { toTask, type TaskRow } from '../../server/tasks/shape';
+import { stampStatement } from '../../server/tasks/stamp';
+import { updateStatement } from '../../server/tasks/update';
 
 /**
- * The floor: the two read endpoints the benchmark drives (list and get), served
- * by node:http and pg with the product's statements and JSON, and nothing else —
- * no framework, no validation, no rate limiter. What the product costs above this
+ * The floor: the endpoints the benchmark drives (list, get, create, patch, comment),
+ * served by node:http and pg with the product's statements and JSON — the writes'
+ * statements are the product's own builders' — and nothing else: no framework, no
+ * validation, no rate limiter. What the product costs above this
  * is what its layers cost. Started by run.ts as its own process: FLOOR_PORT,
  * DATABASE_URL, DATABASE_POOL_SIZE.
  */
@@ -16,6 +25,7 @@ import { toTask } from '../../server/tasks/shape';
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
 const LIST = /^\/v1\/public\/([^/]+)\/tasks\/?$/;
 const GET = /^\/v1\/public\/([^/]+)\/tasks\/([^/]+)$/;
+const COMMENTS = /^\/v1\/public\/([^/]+)\/tasks\/([^/]+)\/comments$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 class HttpError extends Error {
@@ -29,7 +39,7 @@ class HttpError extends Error {
 
 const server = http.createServer((req, res) => {
   handle(req)
-    .then((body) => send(res, 200, body))
+    .then(({ status, body }) => send(res, status, body))
     .catch((error: unknown) => {
       if (error instanceof HttpError) return send(res, error.statusCode, { statusCode: error.statusCode, message: error.message });
       console.error(error);
@@ -44,26 +54,52 @@ function send(res: http.ServerResponse, status: number, body: unknown) {
   res.end(text);
 }
 
-async function handle(req: http.IncomingMessage): Promise<unknown> {
+async function handle(req: http.IncomingMessage): Promise<{ status: number; body: unknown }> {
   const url = new URL(req.url ?? '/', 'http://floor');
-  if (url.pathname === '/ready') return { ok: true };
+  if (url.pathname === '/ready') return { status: 200, body: { ok: true } };
   const list = LIST.exec(url.pathname);
-  const get = list ? null : GET.exec(url.pathname);
-  if (req.method !== 'GET' || (!list && !get)) throw new HttpError(404, 'Not found');
-  const project = await admit(req.headers.authorization, decodeURIComponent((list ?? get)![1]!));
-  return list ? listTasks(project, url.searchParams) : getTask(project, decodeURIComponent(get![2]!));
+  const item = GET.exec(url.pathname);
+  const comments = COMMENTS.exec(url.pathname);
+  if (req.method === 'GET' && list) {
+    const { project } = await admit(req.headers.authorization, decodeURIComponent(list[1]!), 'task:read');
+    return { status: 200, body: await listTasks(project, url.searchParams) };
+  }
+  if (req.method === 'GET' && item) {
+    const { project } = await admit(req.headers.authorization, decodeURIComponent(item[1]!), 'task:read');
+    return { status: 200, body: await getTask(project, decodeURIComponent(item[2]!)) };
+  }
+  if (req.method === 'POST' && list) {
+    const { key, project } = await admit(req.headers.authorization, decodeURIComponent(list[1]!), 'task:create');
+    return { status: 201, body: await createTask(key, project, await readJson(req)) };
+  }
+  if (req.method === 'PATCH' && item) {
+    const { key, project } = await admit(req.headers.authorization, decodeURIComponent(item[1]!), 'task:update');
+    return { status: 200, body: await updateTask(key, project, decodeURIComponent(item[2]!), await readJson(req)) };
+  }
+  if (req.method === 'POST' && comments) {
+    const { key, project } = await admit(req.headers.authorization, decodeURIComponent(comments[1]!), 'task:update');
+    return { status: 201, body: await addComment(key, project, decodeURIComponent(comments[2]!), await readJson(req)) };
+  }
+  throw new HttpError(404, 'Not found');
 }
 
-async function admit(authorization: string | undefined, slug: string): Promise<ProjectRow> {
+// The floor validates nothing: the benchmark sends well-formed bodies.
+async function readJson<T>(req: http.IncomingMessage): Promise<T> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) as T;
+}
+
+async function admit(authorization: string | undefined, slug: string, scope: string): Promise<{ key: KeyRow; project: ProjectRow }> {
   const presented = /^Bearer\s+(\S+)$/i.exec(authorization ?? '')?.[1];
   const key =
     presented && isWellFormedKey(presented) ? await findKey(pool, createHash('sha256').update(presented).digest('hex'), slug) : undefined;
   if (!key || key.revoked_at || (key.expires_at && key.expires_at <= new Date())) throw new HttpError(401, 'Invalid API key');
-  if (!key.scopes.includes('task:read')) throw new HttpError(403, 'Missing required scope: task:read');
+  if (!key.scopes.includes(scope)) throw new HttpError(403, `Missing required scope: ${scope}`);
   const { project } = key;
   if (!project) throw new HttpError(404, 'Project not found');
   if (key.project_id !== null && key.project_id !== project.id) throw new HttpError(403, `API key does not have access to project ${slug}`);
-  return project;
+  return { key, project };
 }
 
 async function listTasks(project: ProjectRow, query: URLSearchParams) {
@@ -102,4 +138,59 @@ async function getTask(project: ProjectRow, taskId: string) {
 function externalIdNumber(project: ProjectRow, text: string): number | undefined {
   const match = /^\s*([A-Za-z][A-Za-z0-9]*)-(\d{1,9})\s*$/.exec(text);
   return match && match[1]!.toUpperCase() === project.key_prefix ? Number(match[2]) : undefined;
+}
+
+const ref = (project: ProjectRow): ProjectRef => ({ id: project.id, slug: project.slug, keyPrefix: project.key_prefix });
+
+/** A statement the product built, sent through pg as it is. */
+async function run<T extends pg.QueryResultRow>(client: pg.Pool | pg.PoolClient, statement: Prisma.Sql): Promise<T> {
+  const { rows } = await client.query<T>(statement.text, statement.values);
+  return rows[0]!;
+}
+
+/** BEGIN, the product's statements, COMMIT: as its interactive transactions send them. */
+async function inTransaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const result = await work(client);
+    await client.query('COMMIT');
+    return result;
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+async function createTask(key: KeyRow, project: ProjectRow, input: CreateTaskFields) {
+  const row = await inTransaction((client) => run<TaskRow>(client, createStatement(key.workspace_id, ref(project), input, randomUUID())));
+  return toTask(row, project.key_prefix);
+}
+
+async function updateTask(key: KeyRow, project: ProjectRow, taskId: string, input: UpdateTaskFields) {
+  const condition = taskCondition(ref(project), taskId);
+  if (!condition) throw new HttpError(404, 'Task not found');
+  const row = await inTransaction(async (client) => {
+    const { changed_at: changedAt } = await run<{ changed_at: Date }>(client, stampStatement(project.id));
+    return run<TaskRow>(client, updateStatement(key.workspace_id, ref(project), condition, input, changedAt));
+  });
+  return toTask(row, project.key_prefix);
+}
+
+async function addComment(key: KeyRow, project: ProjectRow, taskId: string, input: { content?: string }) {
+  const condition = taskCondition(ref(project), taskId);
+  if (!condition) throw new HttpError(404, 'Task not found');
+  const row = await run<{ id: string; content: string; authorName: string; createdAt: Date; updatedAt: Date }>(
+    pool,
+    addCommentStatement({ keyId: key.id, keyName: key.name }, ref(project), condition, input.content ?? '', true),
+  );
+  return {
+    id: row.id,
+    content: row.content,
+    authorName: row.authorName,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
 }

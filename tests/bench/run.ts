@@ -85,7 +85,7 @@ async function countAll(databaseUrl: string, dataDir: string, fixture: BenchFixt
     const probes = selected.some((s) => s.name === 'list') ? pageSizeProbes(fixture) : [];
     for (const scenario of [...selected, ...probes]) {
       const ours = await countStatements(server.url, scenario, fixture.apiKey, counter);
-      const floorCount = scenario.read ? await countStatements(floor.url, scenario, fixture.apiKey, counter) : null;
+      const floorCount = scenario.floor ? await countStatements(floor.url, scenario, fixture.apiKey, counter) : null;
       counts.push({
         scenario: scenario.name,
         perRequest: ours.perRequest,
@@ -115,9 +115,9 @@ async function loadRun(
     for (const c of connections) {
       const ours = await measure(server.url, scenario, fixture.apiKey, c);
       const floorKey = `${scenario.name}@${c}`;
-      if (scenario.read && !floorResults.has(floorKey)) floorResults.set(floorKey, await measure(floor.url, scenario, fixture.apiKey, c));
+      if (scenario.floor && !floorResults.has(floorKey)) floorResults.set(floorKey, await measure(floor.url, scenario, fixture.apiKey, c));
       const floorResult = floorResults.get(floorKey) ?? null;
-      measurements.push({ scenario: scenario.name, read: scenario.read, limiter, connections: c, ours, floor: floorResult });
+      measurements.push({ scenario: scenario.name, limiter, connections: c, ours, floor: floorResult });
       log(
         `${limiter} ${scenario.name} c=${c}: ${ours.requestsPerSecond.toFixed(0)} req/s, p50 ${ours.p50} ms` +
           (floorResult ? ` (floor ${floorResult.requestsPerSecond.toFixed(0)} req/s, p50 ${floorResult.p50} ms)` : '') +

@@ -3,8 +3,8 @@ import type { BenchFixture } from './seed';
 
 export interface Scenario {
   name: string;
-  /** Reads are also run against the floor. */
-  read: boolean;
+  /** Also run against the floor (every scenario but the upload). */
+  floor: boolean;
   method: 'GET' | 'POST' | 'PATCH';
   /** A path per request, so rows, pages and locks spread like real traffic. */
   path(): string;
@@ -37,19 +37,19 @@ export function scenarios(fixture: BenchFixture): Scenario[] {
   const upload = multipartFile();
   let written = 0;
   return [
-    { name: 'list', read: true, method: 'GET', path: () => big },
+    { name: 'list', floor: true, method: 'GET', path: () => big },
     {
       name: 'list-filtered',
-      read: true,
+      floor: true,
       method: 'GET',
       path: () => `${big}?status=in_progress&priority=high&labelId=${fixture.labelId}`,
     },
-    { name: 'list-search', read: true, method: 'GET', path: () => `${big}?search=login` },
-    { name: 'list-page-2000', read: true, method: 'GET', path: () => `${big}?page=2000&limit=50` },
-    { name: 'get', read: true, method: 'GET', path: () => `${big}/${fixture.big.prefix}-${pick(fixture.big.topLevel)}` },
+    { name: 'list-search', floor: true, method: 'GET', path: () => `${big}?search=login` },
+    { name: 'list-page-2000', floor: true, method: 'GET', path: () => `${big}?page=2000&limit=50` },
+    { name: 'get', floor: true, method: 'GET', path: () => `${big}/${fixture.big.prefix}-${pick(fixture.big.topLevel)}` },
     {
       name: 'create',
-      read: false,
+      floor: true,
       method: 'POST',
       path: () => small,
       contentType: 'application/json',
@@ -63,7 +63,7 @@ export function scenarios(fixture: BenchFixture): Scenario[] {
     },
     {
       name: 'patch',
-      read: false,
+      floor: true,
       method: 'PATCH',
       path: smallTask,
       contentType: 'application/json',
@@ -76,7 +76,7 @@ export function scenarios(fixture: BenchFixture): Scenario[] {
     },
     {
       name: 'comment',
-      read: false,
+      floor: true,
       method: 'POST',
       path: () => `${smallTask()}/comments`,
       contentType: 'application/json',
@@ -84,7 +84,7 @@ export function scenarios(fixture: BenchFixture): Scenario[] {
     },
     {
       name: 'upload-100kb',
-      read: false,
+      floor: false,
       method: 'POST',
       path: () => `${smallTask()}/attachments`,
       contentType: `multipart/form-data; boundary=${BOUNDARY}`,
@@ -97,7 +97,7 @@ export function scenarios(fixture: BenchFixture): Scenario[] {
 export function pageSizeProbes(fixture: BenchFixture): Scenario[] {
   return [1, 100].map((limit) => ({
     name: `list-limit-${limit}`,
-    read: true,
+    floor: true,
     method: 'GET',
     path: () => `/v1/public/${fixture.big.slug}/tasks?limit=${limit}`,
   }));
