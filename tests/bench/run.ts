@@ -7,6 +7,7 @@ import { createBenchDatabase } from './database';
 import { drive, type LoadResult } from './load';
 import { describeMachine } from './machine';
 import { parseOptions } from './options';
+import { profileServer } from './profile';
 import { startStatementCounter } from './pg-counter';
 import { checkAims, resultsTable, toMarkdown, type BenchReport, type LimiterStore, type Measurement, type QueryCount } from './report';
 import { pageSizeProbes, scenarios, type Scenario } from './scenarios';
@@ -158,12 +159,54 @@ async function main(): Promise<void> {
     const server = await startProductionServer(root, await freePort(), serverEnv(database.url, dataDir, redisUrl));
     try {
       measurements.push(...(await loadRun(limiter, server, floor, fixture, selected, connections, floorResults)));
-      const { rss, peakRss } = server.memory();
-      memory.push({ limiter, finalRssBytes: rss, peakRssBytes: peakRss });
+      const { total, largest } = server.memory();
+      memory.push({
+        limiter,
+        finalRssBytes: total.rss,
+        peakRssBytes: total.peakRss,
+        largestProcessRssBytes: largest.rss,
+        largestProcessPeakRssBytes: largest.peakRss,
+      });
     } finally {
       await server.stop();
     }
   }
+
+  // npm start's default: one server process per core (WEB_CONCURRENCY unset), against the one-process runs above.
+  const allCores: BenchReport['allCores'] = [];
+  const busiest = Math.max(...options.connections);
+  const processes = os.availableParallelism();
+  const coreScenarios = selected.filter((s) => s.name === 'get' || s.name === 'list');
+  if (processes > 1 && coreScenarios.length > 0) {
+    const server = await startProductionServer(root, await freePort(), {
+      ...serverEnv(database.url, dataDir, null),
+      WEB_CONCURRENCY: String(processes),
+    });
+    try {
+      for (const scenario of coreScenarios) {
+        const result = await measure(server.url, scenario, fixture.apiKey, busiest);
+        const one = measurements.find((m) => m.scenario === scenario.name && m.limiter === 'memory' && m.connections === busiest)!.ours;
+        allCores.push({ scenario: scenario.name, connections: busiest, processes, result, oneProcess: one });
+        log(`${processes} processes ${scenario.name} c=${busiest}: ${result.requestsPerSecond.toFixed(0)} req/s, p50 ${result.p50} ms`);
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+
+  // Where one process's CPU time goes under the busiest get: tests/bench/profile.ts.
+  const get = selected.find((s) => s.name === 'get');
+  const profile = get
+    ? await profileServer({
+        root,
+        port: await freePort(),
+        env: serverEnv(database.url, dataDir, null),
+        scenario: get.name,
+        connections: busiest,
+        warmUp: (url) => drive(url, get, fixture.apiKey, busiest, Math.max(options.warmupSeconds, 2)),
+        load: (url) => drive(url, get, fixture.apiKey, busiest, options.seconds),
+      })
+    : null;
 
   const report: BenchReport = {
     startedAt: started.toISOString(),
@@ -180,6 +223,8 @@ async function main(): Promise<void> {
     measurements,
     queries,
     memory,
+    allCores,
+    profile,
     loadAverage: [startLoad, os.loadavg()[0]!],
   };
   await mkdir(resultsDir, { recursive: true });

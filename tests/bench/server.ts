@@ -7,10 +7,11 @@ export interface RunningServer {
   url: string;
   pid: number;
   /**
-   * Resident memory now and the highest seen since start (the kernel's high-water mark), in bytes,
-   * of the process and its children (the supervisor's server processes), added up.
+   * Resident memory now and the highest seen since start (the kernel's high-water mark), in bytes:
+   * of the process and its children (the supervisor's server processes) added up, and of the one
+   * process whose high-water mark is highest.
    */
-  memory(): { rss: number; peakRss: number };
+  memory(): { total: ProcessMemory; largest: ProcessMemory };
   stop(): Promise<void>;
 }
 
@@ -99,10 +100,17 @@ export function startProductionServer(root: string, port: number, env: Record<st
   });
 }
 
-function treeMemory(pid: number): { rss: number; peakRss: number } {
-  return [pid, ...descendants(pid)]
-    .map(processMemory)
-    .reduce((sum, one) => ({ rss: sum.rss + one.rss, peakRss: sum.peakRss + one.peakRss }));
+export interface ProcessMemory {
+  rss: number;
+  peakRss: number;
+}
+
+function treeMemory(pid: number): { total: ProcessMemory; largest: ProcessMemory } {
+  const each = [pid, ...descendants(pid)].map(processMemory);
+  return {
+    total: each.reduce((sum, one) => ({ rss: sum.rss + one.rss, peakRss: sum.peakRss + one.peakRss })),
+    largest: each.reduce((most, one) => (one.peakRss > most.peakRss ? one : most)),
+  };
 }
 
 function descendants(pid: number): number[] {
@@ -114,7 +122,7 @@ function descendants(pid: number): number[] {
   }
 }
 
-function processMemory(pid: number): { rss: number; peakRss: number } {
+function processMemory(pid: number): ProcessMemory {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
     const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
