@@ -11,9 +11,9 @@ import { enqueueEvent, eventWanted } from '../webhooks/events';
 
 const commentSelect = { id: true, content: true, authorName: true, createdAt: true, updatedAt: true } as const;
 
-type CommentRow = { id: string; content: string; authorName: string | null; createdAt: Date; updatedAt: Date };
+export type CommentRow = { id: string; content: string; authorName: string | null; createdAt: Date; updatedAt: Date };
 
-function toComment(row: CommentRow) {
+export function toComment(row: CommentRow) {
   return { ...row, createdAt: row.createdAt.toISOString(), updatedAt: row.updatedAt.toISOString() };
 }
 

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import type { InTransaction } from '../db/transaction';
 import { FOUND_REFERENCES, referenceProblem, referenceTables, type FoundReferences } from './references';
 import { toTask, type TaskRow } from './shape';
+import { NEXT_CHANGE_TIME } from './stamp';
 import { enqueueEvent, eventWanted } from '../webhooks/events';
 
 type CreatedRow = FoundReferences & { refs_ok: boolean; event_wanted: boolean } & Partial<TaskRow>;
@@ -15,10 +16,10 @@ export function createStatement(workspaceId: string, project: ProjectRef, input:
   return Prisma.sql`
       WITH ${referenceTables(workspaceId, project, input, true)},
       numbered AS (
-        UPDATE project
-        SET task_counter = task_counter + 1, changed_at = greatest(clock_timestamp(), changed_at + interval '1 millisecond')
-        WHERE id = ${project.id}::uuid AND (SELECT ok FROM refs_ok)
-        RETURNING task_counter, changed_at),
+        UPDATE project p
+        SET task_counter = p.task_counter + 1, changed_at = ${NEXT_CHANGE_TIME}
+        WHERE p.id = ${project.id}::uuid AND (SELECT ok FROM refs_ok)
+        RETURNING p.task_counter, p.changed_at),
       created AS (
         INSERT INTO task (id, project_id, number, created_at, updated_at, title, description, priority, due_date, status_id, category)
         SELECT ${id}::uuid, ${project.id}::uuid, n.task_counter, n.changed_at, n.changed_at, ${input.title}, ${input.description ?? null},
@@ -56,7 +57,7 @@ export async function createTask(
   const id = randomUUID();
   return db.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<CreatedRow[]>(createStatement(workspaceId, project, input, id));
-    if (!row!.refs_ok) throw referenceProblem(project, input, row!)!;
+    if (!row!.refs_ok) throw referenceProblem(project, input, row!);
     const task = toTask(row as TaskRow, project.keyPrefix);
     if (row!.event_wanted) await enqueueEvent(tx, project, 'task.created', { task });
     await inTransaction?.(tx, task);

@@ -1,4 +1,5 @@
 import type { Prisma } from '../db/generated/client';
+import { NEXT_CHANGE_TIME } from './stamp';
 
 /**
  * Hands out the project's next task number inside the caller's transaction, with
@@ -8,9 +9,9 @@ import type { Prisma } from '../db/generated/client';
  */
 export async function nextTaskNumber(tx: Prisma.TransactionClient, projectId: string): Promise<{ number: number; changedAt: Date }> {
   const [row] = await tx.$queryRaw<{ task_counter: number; changed_at: Date }[]>`
-    UPDATE project
-    SET task_counter = task_counter + 1, changed_at = greatest(clock_timestamp(), changed_at + interval '1 millisecond')
-    WHERE id = ${projectId}::uuid RETURNING task_counter, changed_at`;
+    UPDATE project p
+    SET task_counter = p.task_counter + 1, changed_at = ${NEXT_CHANGE_TIME}
+    WHERE p.id = ${projectId}::uuid RETURNING p.task_counter, p.changed_at`;
   if (!row) throw new Error(`Project ${projectId} vanished while creating a task`);
   return { number: row.task_counter, changedAt: row.changed_at };
 }

@@ -52,8 +52,8 @@ export const FOUND_REFERENCES = Prisma.sql`
   ARRAY(SELECT id::text FROM members) AS member_ids,
   ARRAY(SELECT id::text FROM labels) AS label_ids`;
 
-/** The 400 naming the first id the write could not use, or null when all were found. */
-export function referenceProblem(project: ProjectRef, refs: References, found: FoundReferences): AppError | null {
+/** The 400 naming the first id the write could not use, for a write whose `refs_ok` was false. */
+export function referenceProblem(project: ProjectRef, refs: References, found: FoundReferences): AppError {
   if (refs.statusId && !found.status_found) return badRequest(`statusId: ${refs.statusId} is not a status of project ${project.slug}`);
   const memberIds = new Set(found.member_ids);
   const stranger = refs.assigneeIds?.find((id) => !memberIds.has(id));
@@ -61,5 +61,6 @@ export function referenceProblem(project: ProjectRef, refs: References, found: F
   const labelIds = new Set(found.label_ids);
   const unavailable = refs.labelIds?.find((id) => !labelIds.has(id));
   if (unavailable) return badRequest(`labelIds: ${unavailable} is not a label available in project ${project.slug}`);
-  return null;
+  // Unreached while the input's lists hold no id twice (schemas/task.ts): refs_ok counts them.
+  return badRequest(`assigneeIds, labelIds: an id is named twice`);
 }

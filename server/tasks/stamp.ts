@@ -1,11 +1,7 @@
 import { Prisma } from '../db/generated/client';
 
-/** The statement of stampChange: the benchmark's floor sends it too. */
-export function stampStatement(projectId: string): Prisma.Sql {
-  return Prisma.sql`
-    UPDATE project SET changed_at = greatest(clock_timestamp(), changed_at + interval '1 millisecond')
-    WHERE id = ${projectId}::uuid RETURNING changed_at`;
-}
+/** A project's next change time, as stampChange says, for an UPDATE of `project p`: every write that stamps one takes it here. */
+export const NEXT_CHANGE_TIME = Prisma.sql`greatest(clock_timestamp(), p.changed_at + interval '1 millisecond')`;
 
 /**
  * The change time of a write to a project's tasks, its `updated_at` (or a deleted
@@ -18,7 +14,31 @@ export function stampStatement(projectId: string): Prisma.Sql {
  * Every write takes the project's row first, then the task's, so they cannot deadlock.
  */
 export async function stampChange(tx: Prisma.TransactionClient, projectId: string): Promise<Date> {
-  const [row] = await tx.$queryRaw<{ changed_at: Date }[]>(stampStatement(projectId));
+  const [row] = await tx.$queryRaw<{ changed_at: Date }[]>`
+    UPDATE project p SET changed_at = ${NEXT_CHANGE_TIME} WHERE p.id = ${projectId}::uuid RETURNING p.changed_at`;
   if (!row) throw new Error(`Project ${projectId} vanished while changing a task`);
   return row.changed_at;
+}
+
+/**
+ * The same stamp as a common table expression `stamp (changed_at, fresh)`, for the
+ * front of a write's own statement. PostgreSQL takes a statement's snapshot when it
+ * starts, so when the statement had to wait for the project's row, another write may
+ * have committed in between that the rest of the statement does not see. `fresh`
+ * says none did: the last change time, read under the lock, is the one the snapshot
+ * holds (every write to the project's tasks moves it). A statement that finds itself
+ * not fresh changes nothing; the lock is held, so the same write sent again sees all.
+ */
+export function stampInStatement(projectId: string): Prisma.Sql {
+  return Prisma.sql`
+    stamp AS (
+      UPDATE project p SET changed_at = ${NEXT_CHANGE_TIME}
+      FROM (SELECT id, changed_at FROM project WHERE id = ${projectId}::uuid FOR UPDATE) latest
+      WHERE p.id = latest.id
+      RETURNING p.changed_at, latest.changed_at = (SELECT changed_at FROM project WHERE id = ${projectId}::uuid) AS fresh)`;
+}
+
+/** A stamp already taken in this transaction, in the shape of stampInStatement's. */
+export function stampTaken(changedAt: Date): Prisma.Sql {
+  return Prisma.sql`stamp AS (SELECT ${changedAt}::timestamptz AS changed_at, true AS fresh)`;
 }

@@ -9,12 +9,18 @@ import { getTask, TASK_NOT_FOUND } from './get';
 import { taskCondition } from './locate';
 import { FOUND_REFERENCES, referenceProblem, referenceTables, type FoundReferences } from './references';
 import { TASK_COLUMNS, toTask, type TaskRow } from './shape';
-import { stampChange } from './stamp';
+import { stampChange, stampInStatement, stampTaken } from './stamp';
 import { changedFields, enqueueEvent, eventWanted } from '../webhooks/events';
 
 const FIELDS = Object.keys(updateTaskFields.shape) as (keyof UpdateTaskFields)[];
 
-type UpdatedRow = FoundReferences & { refs_ok: boolean; event_wanted: boolean; before: JsonTaskRow | null } & Partial<TaskRow>;
+type UpdatedRow = FoundReferences & {
+  fresh: boolean;
+  changed_at: Date;
+  refs_ok: boolean;
+  event_wanted: boolean;
+  before: JsonTaskRow | null;
+} & Partial<TaskRow>;
 type JsonTaskRow = Omit<TaskRow, 'due_date' | 'created_at' | 'updated_at'> & {
   due_date: string | null;
   created_at: string;
@@ -22,16 +28,17 @@ type JsonTaskRow = Omit<TaskRow, 'due_date' | 'created_at' | 'updated_at'> & {
 };
 
 /**
- * The statement that checks the ids the input names, reads the task as it was,
- * changes it and its lists and reads it back, once the change is stamped: the
- * benchmark's floor sends it too.
+ * The statement that stamps the change (`stamp`: stampInStatement, or stampTaken
+ * when the transaction holds one), checks the ids the input names, reads the task
+ * as it was, changes it and its lists and reads it back: the benchmark's floor
+ * sends it too. Where the stamp is not fresh it changes nothing.
  */
 export function updateStatement(
   workspaceId: string,
   project: ProjectRef,
   condition: Prisma.Sql,
   input: UpdateTaskFields,
-  updatedAt: Date,
+  stamp: Prisma.Sql,
 ): Prisma.Sql {
   const sets: Prisma.Sql[] = [];
   if (input.title !== undefined) sets.push(Prisma.sql`title = ${input.title}`);
@@ -44,10 +51,10 @@ export function updateStatement(
   const replacesAssignees = input.assigneeIds !== undefined;
   const replacesLabels = input.labelIds !== undefined;
   return Prisma.sql`
-      WITH ${referenceTables(workspaceId, project, input, false)},
-      before AS (SELECT ${TASK_COLUMNS} FROM task t WHERE ${condition} LIMIT 1 FOR UPDATE OF t),
+      WITH ${stamp}, ${referenceTables(workspaceId, project, input, false)},
+      before AS (SELECT ${TASK_COLUMNS} FROM task t WHERE (SELECT fresh FROM stamp) AND ${condition} LIMIT 1 FOR UPDATE OF t),
       updated AS (
-        UPDATE task t SET ${Prisma.join([...sets, Prisma.sql`updated_at = ${updatedAt}`], ', ')}
+        UPDATE task t SET ${Prisma.join([...sets, Prisma.sql`updated_at = (SELECT changed_at FROM stamp)`], ', ')}
         FROM before b WHERE t.id = b.id::uuid AND (SELECT ok FROM refs_ok)
         RETURNING t.id, t.number, t.title, t.description, t.category, t.priority, t.due_date, t.created_at, t.updated_at),
       unassigned AS (
@@ -62,7 +69,7 @@ export function updateStatement(
       labelled AS (
         INSERT INTO task_label (task_id, label_id) SELECT u.id, l.id FROM updated u, labels l WHERE ${replacesLabels}
         ON CONFLICT DO NOTHING)
-      SELECT (SELECT ok FROM refs_ok) AS refs_ok, ${FOUND_REFERENCES}, ${eventWanted(project.id, 'task.updated')} AS event_wanted,
+      SELECT (SELECT fresh FROM stamp) AS fresh, (SELECT changed_at FROM stamp) AS changed_at, (SELECT ok FROM refs_ok) AS refs_ok, ${FOUND_REFERENCES}, ${eventWanted(project.id, 'task.updated')} AS event_wanted,
         (SELECT to_jsonb(b) FROM before b) AS before,
         u.id::text, u.number, u.title, u.description, u.category::text, u.priority::text, u.due_date, u.created_at, u.updated_at,
         CASE WHEN ${input.statusId !== undefined}
@@ -81,10 +88,11 @@ export function updateStatement(
 
 /**
  * Partial update: omitted fields stay, null clears, a list replaces the whole list;
- * `ifMatch` as lockIfMatch says. After the change stamp, which locks the project's
- * row (stamp.ts), one statement checks the ids the input names, reads the task as it
- * was, changes it and its lists, and reads it back: holding that lock, nothing else
- * changes the project's tasks meanwhile. A bad id changes nothing.
+ * `ifMatch` as lockIfMatch says. One statement stamps the change, which locks the
+ * project's row (stamp.ts), checks the ids the input names, reads the task as it was,
+ * changes it and its lists, and reads it back: holding that lock, nothing else changes
+ * the project's tasks meanwhile. If another write committed while it waited for the
+ * lock, it changed nothing and is sent again. A bad id changes nothing.
  */
 export async function updateTask(
   db: Db,
@@ -104,15 +112,23 @@ export async function updateTask(
   }
 
   return db.$transaction(async (tx) => {
-    const updatedAt = await stampChange(tx, project.id);
-    if (ifMatch) await lockIfMatch(tx, project, condition, ifMatch);
-    const [row] = await tx.$queryRaw<UpdatedRow[]>(updateStatement(workspaceId, project, condition, input, updatedAt));
-    if (!row!.refs_ok) throw referenceProblem(project, input, row!)!;
-    if (!row!.before) throw notFound(TASK_NOT_FOUND);
+    const update = async (stamp: Prisma.Sql) =>
+      (await tx.$queryRaw<UpdatedRow[]>(updateStatement(workspaceId, project, condition, input, stamp)))[0]!;
+    let row: UpdatedRow;
+    if (ifMatch) {
+      const changedAt = await stampChange(tx, project.id);
+      await lockIfMatch(tx, project, condition, ifMatch);
+      row = await update(stampTaken(changedAt));
+    } else {
+      row = await update(stampInStatement(project.id));
+      if (!row.fresh) row = await update(stampTaken(row.changed_at));
+    }
+    if (!row.refs_ok) throw referenceProblem(project, input, row);
+    if (!row.before) throw notFound(TASK_NOT_FOUND);
     const updated = toTask(row as TaskRow, project.keyPrefix);
-    const before = toTask(fromJson(row!.before), project.keyPrefix);
+    const before = toTask(fromJson(row.before), project.keyPrefix);
     const changed = changedFields(before, updated);
-    if (changed.length > 0 && row!.event_wanted) await enqueueEvent(tx, project, 'task.updated', { task: updated, changes: changed });
+    if (changed.length > 0 && row.event_wanted) await enqueueEvent(tx, project, 'task.updated', { task: updated, changes: changed });
     await inTransaction?.(tx, updated);
     return updated;
   });

@@ -49,3 +49,18 @@ export async function serverVersion(url: string): Promise<string> {
     await client.end();
   }
 }
+
+/**
+ * Vacuums and analyzes after a run's writes, so that the next run does not meet
+ * their dead rows, a planner on stale statistics, or autovacuum working under its
+ * load: the floor it is compared with was measured before those writes.
+ */
+export async function settleAfterWrites(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query('VACUUM ANALYZE');
+  } finally {
+    await client.end();
+  }
+}

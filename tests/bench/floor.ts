@@ -3,14 +3,14 @@ import http from 'node:http';
 import pg from 'pg';
 import { findKey, pageIds, taskById, taskByNumber, tasksByIds, type KeyRow, type ProjectRow, type TaskFilter } from './floor-queries';
 import type { Prisma } from '../../server/db/generated/client';
-import { addCommentStatement } from '../../server/comments/comments';
+import { addCommentStatement, toComment, type CommentRow } from '../../server/comments/comments';
 import { isWellFormedKey } from '../../server/keys/key-format';
 import type { ProjectRef } from '../../server/projects/types';
 import type { CreateTaskFields, UpdateTaskFields } from '../../server/schemas/task';
 import { createStatement } from '../../server/tasks/create';
 import { taskCondition } from '../../server/tasks/locate';
 import { toTask, type TaskRow } from '../../server/tasks/shape';
-import { stampStatement } from '../../server/tasks/stamp';
+import { stampInStatement, stampTaken } from '../../server/tasks/stamp';
 import { updateStatement } from '../../server/tasks/update';
 
 /**
@@ -173,8 +173,10 @@ async function updateTask(key: KeyRow, project: ProjectRow, taskId: string, inpu
   const condition = taskCondition(ref(project), taskId);
   if (!condition) throw new HttpError(404, 'Task not found');
   const row = await inTransaction(async (client) => {
-    const { changed_at: changedAt } = await run<{ changed_at: Date }>(client, stampStatement(project.id));
-    return run<TaskRow>(client, updateStatement(key.workspace_id, ref(project), condition, input, changedAt));
+    const update = (stamp: Prisma.Sql) =>
+      run<TaskRow & { fresh: boolean; changed_at: Date }>(client, updateStatement(key.workspace_id, ref(project), condition, input, stamp));
+    const first = await update(stampInStatement(project.id));
+    return first.fresh ? first : update(stampTaken(first.changed_at));
   });
   return toTask(row, project.key_prefix);
 }
@@ -182,15 +184,9 @@ async function updateTask(key: KeyRow, project: ProjectRow, taskId: string, inpu
 async function addComment(key: KeyRow, project: ProjectRow, taskId: string, input: { content?: string }) {
   const condition = taskCondition(ref(project), taskId);
   if (!condition) throw new HttpError(404, 'Task not found');
-  const row = await run<{ id: string; content: string; authorName: string; createdAt: Date; updatedAt: Date }>(
+  const row = await run<CommentRow>(
     pool,
     addCommentStatement({ keyId: key.id, keyName: key.name }, ref(project), condition, input.content ?? '', true),
   );
-  return {
-    id: row.id,
-    content: row.content,
-    authorName: row.authorName,
-    createdAt: row.createdAt.toISOString(),
-    updatedAt: row.updatedAt.toISOString(),
-  };
+  return toComment(row);
 }
