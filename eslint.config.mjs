@@ -52,6 +52,4 @@ export default tseslint.config(
   ...layer(['server/mcp/**'], ['http', 'settings', 'launch', 'admin']),
   ...layer(['server/settings/**'], ['http', 'launch', 'admin']),
   ...layer(['server/http/**'], ['launch', 'admin']),
-  // Tests read JSON responses whose shape is what they assert.
-  { files: ['tests/**'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
 );

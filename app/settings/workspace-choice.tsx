@@ -8,7 +8,7 @@ const PAGES = [
   { path: '/settings/api-keys', name: 'API keys' },
   { path: '/settings/webhooks', name: 'Webhooks' },
 ] as const;
-type SettingsPath = (typeof PAGES)[number]['path'];
+export type SettingsPath = (typeof PAGES)[number]['path'];
 
 const pageUrl = (path: SettingsPath, slug: string) => `${path}?workspace=${encodeURIComponent(slug)}`;
 

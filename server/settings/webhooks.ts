@@ -25,6 +25,11 @@ function toEndpointView(endpoint: Endpoint) {
     createdAt: endpoint.createdAt.toISOString(),
     disabledAt: endpoint.disabledAt?.toISOString() ?? null,
     disabledReason: endpoint.disabledReason,
+    /** Until when the secret the last rotation replaced still signs beside the new one; null once it does not. */
+    previousSecretExpiresAt:
+      endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date()
+        ? endpoint.previousSecretExpiresAt.toISOString()
+        : null,
   };
 }
 
@@ -65,10 +70,12 @@ export const webhooksRouter = router({
       return { endpoint: toEndpointView(endpoint), secret };
     }),
 
-  rotate: webhookManagerProcedure.input(endpointId).mutation(async ({ ctx, input }) => {
-    const { secret, ...endpoint } = await rotateSecret(db(), ctx.workspace.id, input.id);
-    return { endpoint: toEndpointView(endpoint), secret };
-  }),
+  rotate: webhookManagerProcedure
+    .input(endpointId.extend({ expirePrevious: z.boolean().default(false) }))
+    .mutation(async ({ ctx, input }) => {
+      const { secret, ...endpoint } = await rotateSecret(db(), ctx.workspace.id, input.id, { expirePrevious: input.expirePrevious });
+      return { endpoint: toEndpointView(endpoint), secret };
+    }),
 
   setEnabled: webhookManagerProcedure
     .input(endpointId.extend({ enabled: z.boolean() }))

@@ -50,6 +50,23 @@ function post(url: URL, headers: Record<string, string>, body: string): Promise<
 }
 
 /**
+ * `v1,<signature>` by the endpoint's secret, and by the one a rotation replaced until
+ * its day is over, space-separated as Standard Webhooks allows: a receiver that holds
+ * either secret verifies the delivery.
+ */
+function signatures(
+  endpoint: { secretSealed: string; previousSecretSealed: string | null; previousSecretExpiresAt: Date | null },
+  messageId: string,
+  at: Date,
+  payload: string,
+): string {
+  const previous = endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > at ? endpoint.previousSecretSealed : null;
+  return [endpoint.secretSealed, previous]
+    .flatMap((sealed) => (sealed ? [new Webhook(openSecret(sealed)).sign(messageId, at, payload)] : []))
+    .join(' ');
+}
+
+/**
  * Makes one attempt at a delivery and records it. A 2xx delivers it; a 410 disables
  * the endpoint at once; anything else schedules the next attempt after the next
  * retry delay, and after the last one fails the endpoint is disabled with the reason.
@@ -58,7 +75,6 @@ export async function attemptDelivery(db: Db, deliveryId: string): Promise<void>
   const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
   if (!delivery || delivery.status !== 'pending' || delivery.endpoint.disabledAt) return;
   const { endpoint } = delivery;
-  const signer = new Webhook(openSecret(endpoint.secretSealed));
   const now = new Date();
   const outcome = await post(
     new URL(endpoint.url),
@@ -67,7 +83,7 @@ export async function attemptDelivery(db: Db, deliveryId: string): Promise<void>
       'user-agent': 'task-api-webhooks',
       'webhook-id': delivery.messageId,
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-      'webhook-signature': signer.sign(delivery.messageId, now, delivery.payload),
+      'webhook-signature': signatures(endpoint, delivery.messageId, now, delivery.payload),
     },
     delivery.payload,
   );

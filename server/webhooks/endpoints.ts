@@ -26,6 +26,7 @@ const endpointSelect = {
   disabledAt: true,
   disabledReason: true,
   createdAt: true,
+  previousSecretExpiresAt: true,
 } as const;
 
 /**
@@ -115,12 +116,27 @@ async function findEndpoint(db: Db, workspaceId: string, id: string) {
   return endpoint;
 }
 
-/** A new signing secret at once, returned once: the old one stops signing with the next attempt. */
-export async function rotateSecret(db: Db, workspaceId: string, id: string) {
-  await findEndpoint(db, workspaceId, id);
+/** How long a secret a rotation replaced keeps signing beside the new one: Svix's day. */
+export const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
+
+/**
+ * A new signing secret, returned once. The old one signs beside it for a day, so a
+ * receiver can take the new one without failing a delivery; with `expirePrevious`
+ * (it leaked) it stops with the next attempt. A second rotation within the day
+ * drops the secret before the old one: two sign at most.
+ */
+export async function rotateSecret(db: Db, workspaceId: string, id: string, { expirePrevious = false } = {}) {
+  if (!UUID.test(id)) throw notFound(ENDPOINT_NOT_FOUND);
   const secret = newSigningSecret();
-  const endpoint = await db.webhookEndpoint.update({ where: { id }, data: { secretSealed: sealSecret(secret) }, select: endpointSelect });
-  return { ...endpoint, secret };
+  const expiresAt = expirePrevious ? null : new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS);
+  // One statement, so the secret kept is the one this rotation replaced.
+  const rotated = await db.$executeRaw`
+    UPDATE webhook_endpoint
+    SET previous_secret_sealed = CASE WHEN ${!expirePrevious} THEN secret_sealed END,
+        previous_secret_expires_at = ${expiresAt}::timestamptz, secret_sealed = ${sealSecret(secret)}
+    WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid`;
+  if (rotated === 0) throw notFound(ENDPOINT_NOT_FOUND);
+  return { ...(await findEndpoint(db, workspaceId, id)), secret };
 }
 
 /** Disabled by hand, with that as its reason; enabling clears whatever disabled it. */

@@ -15,7 +15,16 @@ async function workspace() {
 }
 
 const create = (ws: string, ...extra: string[]) =>
-  runAdminInProcess(['webhook', 'create', '--workspace', ws, '--url', 'http://127.0.0.1:9/hook', ...extra, '--json']);
+  runAdminInProcess<{ id: string; secret: string }>([
+    'webhook',
+    'create',
+    '--workspace',
+    ws,
+    '--url',
+    'http://127.0.0.1:9/hook',
+    ...extra,
+    '--json',
+  ]);
 
 describe('admin CLI: webhooks', () => {
   it('webhook create prints the signing secret once, and stores it only sealed', async () => {
@@ -37,9 +46,9 @@ describe('admin CLI: webhooks', () => {
   it('webhook list never shows a secret', async () => {
     const ws = await workspace();
     const created = await create(ws);
-    const listed = await runAdminInProcess(['webhook', 'list', '--workspace', ws, '--json']);
+    const listed = await runAdminInProcess<{ webhooks: { id: string }[] }>(['webhook', 'list', '--workspace', ws, '--json']);
     expect(listed.code).toBe(0);
-    expect(listed.json.webhooks.map((e: { id: string }) => e.id)).toEqual([created.json.id]);
+    expect(listed.json.webhooks.map((e) => e.id)).toEqual([created.json.id]);
     expect(listed.stdout).not.toContain(created.json.secret);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
-import { appOrigin, createPerson, settingsClient, signIn } from '../support/settings';
+import { appOrigin, createPerson, settingsClient, signIn, type SettingsError } from '../support/settings';
 
 let server: TestServer;
 let fx: WorkspaceFixture;
@@ -19,7 +19,7 @@ afterAll(() => server.close());
 
 async function raw(path: string, init: RequestInit = {}) {
   const response = await fetch(`${server.baseUrl}/api/internal/${path}`, init);
-  const body: any = await response.json();
+  const body = (await response.json()) as { error: SettingsError };
   return { status: response.status, error: body.error };
 }
 

@@ -43,9 +43,9 @@ describe('settings router: who manages keys', () => {
     expect(created.data.key).toMatchObject({ name: 'Deploy bot', scopes: ['task:read'], state: 'active', createdBy: owner.name });
     const listed = await client.query('keys.list', { workspace: fx.workspace.slug });
     expect(listed.status).toBe(200);
-    expect(listed.data.map((key: any) => key.id)).toContain(created.data.key.id);
+    expect(listed.data.map((key) => key.id)).toContain(created.data.key.id);
     expect(JSON.stringify(listed.data)).not.toContain(created.data.secret);
-    expect(listed.data.find((key: any) => key.id === created.data.key.id).hint).toBe(`tk_…${created.data.secret.slice(-4)}`);
+    expect(listed.data.find((key) => key.id === created.data.key.id)?.hint).toBe(`tk_…${created.data.secret.slice(-4)}`);
   });
 
   it('lets an admin create and revoke a key', async () => {
@@ -92,7 +92,7 @@ describe('settings router: cross-site mutations', () => {
     expect(answer.status).toBe(403);
     expect(answer.error.message).toBe('Cross-site request refused');
     const listed = await settingsClient(server.baseUrl, { cookie: owner.cookie }).query('keys.list', { workspace: fx.workspace.slug });
-    expect(listed.data.map((key: any) => key.name)).not.toContain('Planted key');
+    expect(listed.data.map((key) => key.name)).not.toContain('Planted key');
   });
 
   it("accepts a mutation from a preview's branch alias (VERCEL_BRANCH_URL)", async () => {
@@ -153,7 +153,7 @@ describe('settings router: validation', () => {
     const client = settingsClient(server.baseUrl, { cookie: owner.cookie });
     const answer = await client.mutate('keys.create', { ...validKey(), expiry: { kind: 'days', days: 30 } });
     const expected = Date.now() + 30 * 24 * 3600 * 1000;
-    expect(Math.abs(Date.parse(answer.data.key.expiresAt) - expected)).toBeLessThan(60_000);
+    expect(Math.abs(Date.parse(answer.data.key.expiresAt!) - expected)).toBeLessThan(60_000);
   });
 
   it('lets a key expiring on a date work until the end of that day, UTC', async () => {

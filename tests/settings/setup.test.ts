@@ -28,7 +28,7 @@ describe('first run setup', () => {
       password: 'short',
     });
     expect(answer.status).toBe(400);
-    expect(Object.keys(answer.error.data.fieldErrors).sort()).toEqual(['email', 'password', 'workspaceSlug']);
+    expect(Object.keys(answer.error.data.fieldErrors!).sort()).toEqual(['email', 'password', 'workspaceSlug']);
     expect(await db().user.count()).toBe(0);
   });
 

@@ -82,7 +82,7 @@ describe('sign-in: limits per account', () => {
     expect(refused.cookie).toBe('');
     expect(Number(refused.retryAfter)).toBeGreaterThan(14 * 60);
     expect(Number(refused.retryAfter)).toBeLessThanOrEqual(15 * 60);
-    expect(refused.body.message).toMatch(/^Too many failed sign-ins for this account\. Try again in 15 minutes \(after \d{4}-\d\d-\d\dT/);
+    expect(refused.body?.message).toMatch(/^Too many failed sign-ins for this account\. Try again in 15 minutes \(after \d{4}-\d\d-\d\dT/);
   });
 
   it('lets no more than 10 parallel guesses through', async () => {
@@ -131,7 +131,7 @@ describe('sign-in: what the endpoints show and allow', () => {
     const person = await createPerson(fx.workspace.id, 'member');
     const { status, body, cookie } = await signIn(server.baseUrl, person.email, person.password);
     expect(status).toBe(200);
-    expect(body.user).toMatchObject({ email: person.email });
+    expect(body?.user).toMatchObject({ email: person.email });
     expect(body).not.toHaveProperty('token');
     const token = decodeURIComponent(cookie.split('session_token=')[1]!.split(';')[0]!).split('.')[0]!;
     expect(JSON.stringify(body)).not.toContain(token);
@@ -141,7 +141,7 @@ describe('sign-in: what the endpoints show and allow', () => {
     const person = await createPerson(fx.workspace.id, 'member');
     const { cookie } = await signIn(server.baseUrl, person.email, person.password);
     const response = await fetch(`${server.baseUrl}/api/auth/get-session`, { headers: { cookie } });
-    const body: any = await response.json();
+    const body = (await response.json()) as { user: { email: string }; session: { userId: string } };
     expect(body.user).toMatchObject({ email: person.email });
     expect(body.session).toMatchObject({ userId: person.id });
     expect(body.session).not.toHaveProperty('token');

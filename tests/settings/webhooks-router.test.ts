@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import type { Runner } from 'graphile-worker';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
-import { startWebhookWorker } from '../../server/webhooks/worker';
+import { PREVIOUS_SECRET_GRACE_MS } from '../../server/webhooks/endpoints';
+import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/worker';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
 import { createPerson, settingsClient, signIn } from '../support/settings';
-import { startReceiver } from '../webhooks/receiver';
+import { startReceiver, type Received } from '../webhooks/receiver';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 // One retry, at once: a delivery failing twice ends failed and disables its endpoint.
@@ -17,7 +17,7 @@ process.env.WEBHOOK_RETRY_DELAYS = '0';
 let server: TestServer;
 let fx: WorkspaceFixture;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let worker: Runner;
+let worker: WebhookWorker;
 let owner: string;
 let admin: string;
 
@@ -47,12 +47,36 @@ async function deliveries(id: string) {
   return answer.data;
 }
 
+async function rotate(id: string, expirePrevious?: boolean) {
+  const answer = await owned().mutate('webhooks.rotate', { workspace: fx.workspace.slug, id, expirePrevious });
+  expect(answer.status).toBe(200);
+  return answer.data;
+}
+
+/** The request of a task's creation, the hook's first delivery. */
+async function nextDelivery(hook: Awaited<ReturnType<typeof createHook>>) {
+  await createTask();
+  await settled(hook.endpoint.id, 1);
+  const [request] = hook.received();
+  return request!;
+}
+
+/** What `standardwebhooks` makes of a request, verified with this secret. */
+function verifies(secret: string, request: Received): boolean {
+  try {
+    new Webhook(secret).verify(request.body, request.headers);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Waits until the endpoint has this many deliveries and none is pending. */
 async function settled(id: string, count: number) {
   await vi.waitFor(
     async () => {
       const list = await deliveries(id);
-      expect(list.filter((delivery: any) => delivery.status !== 'pending')).toHaveLength(count);
+      expect(list.filter((delivery) => delivery.status !== 'pending')).toHaveLength(count);
     },
     { timeout: 20_000, interval: 100 },
   );
@@ -83,7 +107,7 @@ describe('settings router: who manages webhooks', () => {
     expect(hook.secret).toMatch(/^whsec_/);
     expect(hook.endpoint).toMatchObject({ events: ['task.created'], projectId: fx.projects.web.id, disabledAt: null });
     const listed = await owned().query('webhooks.list', { workspace: fx.workspace.slug });
-    expect(listed.data.map((endpoint: any) => endpoint.id)).toContain(hook.endpoint.id);
+    expect(listed.data.map((endpoint) => endpoint.id)).toContain(hook.endpoint.id);
     expect(JSON.stringify(listed.data)).not.toContain(hook.secret);
   });
 
@@ -92,7 +116,7 @@ describe('settings router: who manages webhooks', () => {
     const client = settingsClient(server.baseUrl, { cookie: admin });
     expect((await client.mutate('webhooks.delete', { workspace: fx.workspace.slug, id: hook.endpoint.id })).status).toBe(200);
     const listed = await client.query('webhooks.list', { workspace: fx.workspace.slug });
-    expect(listed.data.map((endpoint: any) => endpoint.id)).not.toContain(hook.endpoint.id);
+    expect(listed.data.map((endpoint) => endpoint.id)).not.toContain(hook.endpoint.id);
   });
 
   it('refuses a member with 403 on every call, as the keys page does', async () => {
@@ -155,22 +179,52 @@ describe('settings router: who manages webhooks', () => {
       projectId: null,
     });
     expect(answer.status).toBe(400);
-    expect(Object.keys(answer.error.data.fieldErrors)).toEqual(['events']);
+    expect(Object.keys(answer.error.data.fieldErrors!)).toEqual(['events']);
   });
 });
 
 describe('settings router: endpoints at work', () => {
-  it('rotates the secret: the new one is returned once and signs the next delivery', async () => {
+  it('rotates the secret: the new one is returned once, and the old one signs beside it for 24 hours', async () => {
     const hook = await createHook();
-    const rotated = await owned().mutate('webhooks.rotate', { workspace: fx.workspace.slug, id: hook.endpoint.id });
-    expect(rotated.status).toBe(200);
-    expect(rotated.data.secret).toMatch(/^whsec_/);
-    expect(rotated.data.secret).not.toBe(hook.secret);
-    await createTask();
-    await settled(hook.endpoint.id, 1);
-    const [request] = hook.received();
-    expect(() => new Webhook(rotated.data.secret).verify(request!.body, request!.headers)).not.toThrow();
-    expect(() => new Webhook(hook.secret).verify(request!.body, request!.headers)).toThrow();
+    const before = Date.now();
+    const rotated = await rotate(hook.endpoint.id);
+    expect(rotated.secret).toMatch(/^whsec_/);
+    expect(rotated.secret).not.toBe(hook.secret);
+    const until = Date.parse(rotated.endpoint.previousSecretExpiresAt!);
+    expect(until).toBeGreaterThanOrEqual(before + PREVIOUS_SECRET_GRACE_MS - 1000);
+    expect(until).toBeLessThanOrEqual(Date.now() + PREVIOUS_SECRET_GRACE_MS);
+    const request = await nextDelivery(hook);
+    expect(verifies(rotated.secret, request)).toBe(true);
+    expect(verifies(hook.secret, request)).toBe(true);
+  });
+
+  it('rotates with the old secret stopped at once when it leaked: only the new one signs', async () => {
+    const hook = await createHook();
+    const rotated = await rotate(hook.endpoint.id, true);
+    expect(rotated.endpoint.previousSecretExpiresAt).toBeNull();
+    const request = await nextDelivery(hook);
+    expect(verifies(rotated.secret, request)).toBe(true);
+    expect(verifies(hook.secret, request)).toBe(false);
+  });
+
+  it('stops signing with the old secret once its 24 hours are over', async () => {
+    const hook = await createHook();
+    const rotated = await rotate(hook.endpoint.id);
+    await db().webhookEndpoint.update({ where: { id: hook.endpoint.id }, data: { previousSecretExpiresAt: new Date(Date.now() - 1000) } });
+    const request = await nextDelivery(hook);
+    expect(verifies(rotated.secret, request)).toBe(true);
+    expect(verifies(hook.secret, request)).toBe(false);
+    const listed = await owned().query('webhooks.list', { workspace: fx.workspace.slug });
+    expect(listed.data.find((endpoint) => endpoint.id === hook.endpoint.id)?.previousSecretExpiresAt).toBeNull();
+  });
+
+  it('keeps only the secret the last rotation replaced: two sign at most', async () => {
+    const hook = await createHook();
+    const second = await rotate(hook.endpoint.id);
+    const third = await rotate(hook.endpoint.id);
+    const request = await nextDelivery(hook);
+    expect(request.headers['webhook-signature']!.split(' ')).toHaveLength(2);
+    expect([hook.secret, second.secret, third.secret].map((secret) => verifies(secret, request))).toEqual([false, true, true]);
   });
 
   it('disables an endpoint with the reason shown, sends it nothing, and enables it again', async () => {
@@ -192,7 +246,7 @@ describe('settings router: endpoints at work', () => {
     await createTask();
     const [delivery] = await settled(hook.endpoint.id, 1);
     expect(delivery).toMatchObject({ eventType: 'task.created', status: 'delivered', responseCode: 202, attempts: 1 });
-    expect(delivery.durationMs).toBeGreaterThanOrEqual(0);
+    expect(delivery?.durationMs).toBeGreaterThanOrEqual(0);
   });
 
   it('shows why an endpoint was disabled after its delivery failed', async () => {
@@ -201,7 +255,7 @@ describe('settings router: endpoints at work', () => {
     await createTask();
     await settled(hook.endpoint.id, 1);
     const listed = await owned().query('webhooks.list', { workspace: fx.workspace.slug });
-    expect(listed.data.find((endpoint: any) => endpoint.id === hook.endpoint.id).disabledReason).toBe('The endpoint answered 410 Gone.');
+    expect(listed.data.find((endpoint) => endpoint.id === hook.endpoint.id)?.disabledReason).toBe('The endpoint answered 410 Gone.');
   });
 
   it('sends a delivery again with the same webhook-id and body through the worker', async () => {
@@ -212,10 +266,10 @@ describe('settings router: endpoints at work', () => {
     expect(failed).toMatchObject({ status: 'failed', responseCode: 500, attempts: 2 });
     // The failure disabled the endpoint: it is enabled before the resend.
     await owned().mutate('webhooks.setEnabled', { workspace: fx.workspace.slug, id: hook.endpoint.id, enabled: true });
-    const resent = await owned().mutate('webhooks.resend', { workspace: fx.workspace.slug, id: hook.endpoint.id, deliveryId: failed.id });
+    const resent = await owned().mutate('webhooks.resend', { workspace: fx.workspace.slug, id: hook.endpoint.id, deliveryId: failed!.id });
     expect(resent.status).toBe(200);
     const [again] = await settled(hook.endpoint.id, 1);
-    expect(again).toMatchObject({ id: failed.id, status: 'delivered', responseCode: 204, attempts: 1 });
+    expect(again).toMatchObject({ id: failed!.id, status: 'delivered', responseCode: 204, attempts: 1 });
     const requests = hook.received();
     expect(requests).toHaveLength(3);
     expect(requests[2]!.headers['webhook-id']).toBe(requests[0]!.headers['webhook-id']);
@@ -227,7 +281,7 @@ describe('settings router: endpoints at work', () => {
     receiver.answer(hook.path, 410);
     await createTask();
     const [failed] = await settled(hook.endpoint.id, 1);
-    const answer = await owned().mutate('webhooks.resend', { workspace: fx.workspace.slug, id: hook.endpoint.id, deliveryId: failed.id });
+    const answer = await owned().mutate('webhooks.resend', { workspace: fx.workspace.slug, id: hook.endpoint.id, deliveryId: failed!.id });
     expect(answer.status).toBe(409);
     expect(answer.error.message).toBe('Enable the endpoint before sending a delivery again');
   });

@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { Runner } from 'graphile-worker';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import type { EventType } from '../../server/webhooks/events';
-import { startWebhookWorker } from '../../server/webhooks/worker';
+import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/worker';
 import { useApi } from '../support/api';
 import { createTask, startReceiver, type Received } from './receiver';
 
@@ -15,7 +14,7 @@ process.env.WEBHOOK_RETRY_DELAYS = '0,0';
 
 const api = useApi();
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
-let worker: Runner;
+let worker: WebhookWorker;
 
 beforeAll(async () => {
   receiver = await startReceiver();

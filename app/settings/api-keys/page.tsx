@@ -1,44 +1,24 @@
 import type { Metadata } from 'next';
-import { headers } from 'next/headers';
 import Link from 'next/link';
-import { redirect } from 'next/navigation';
 import { settingsCaller } from '@/server/settings/router';
-import { sessionUser } from '@/server/auth/session';
-import { canManageKeys, userWorkspaces } from '@/server/auth/workspace-access';
-import { db } from '@/server/db/client';
-import { chosenWorkspace, SettingsTopbar, WorkspacePicker } from '../workspace-choice';
+import { SettingsPage } from '../settings-page';
 import styles from '../settings.module.css';
 import { ApiKeysManager } from './api-keys-manager';
 
 export const metadata: Metadata = { title: 'API keys · Task API' };
 export const dynamic = 'force-dynamic';
 
-export default async function ApiKeysPage({ searchParams }: { searchParams: Promise<{ workspace?: string | string[] }> }) {
-  const requestHeaders = await headers();
-  const user = await sessionUser(requestHeaders);
-  if (!user) redirect('/sign-in');
-  const workspaces = await userWorkspaces(db(), user.id);
-  const { current, askedSlug } = chosenWorkspace(workspaces, (await searchParams).workspace);
-
+export default function ApiKeysPage({ searchParams }: { searchParams: Promise<{ workspace?: string | string[] }> }) {
   return (
-    <>
-      <SettingsTopbar path="/settings/api-keys" email={user.email} workspaces={workspaces} current={current} />
-      <main>
-        <h1>API keys{current && <span className={styles.muted}> · {current.workspace.name}</span>}</h1>
-        {workspaces.length === 0 ? (
-          <p role="status">You are not a member of any workspace yet. Ask a workspace owner to add you.</p>
-        ) : !current ? (
-          <WorkspacePicker path="/settings/api-keys" workspaces={workspaces} asked={askedSlug} />
-        ) : !canManageKeys(current.role) ? (
-          <p role="status" className={styles.notice}>
-            You are a member of {current.workspace.name}, but only its owners and admins can create and revoke API keys. Ask one of them for
-            a key or for the admin role.
-          </p>
-        ) : (
-          <KeyManagement slug={current.workspace.slug} requestHeaders={requestHeaders} />
-        )}
-      </main>
-    </>
+    <SettingsPage
+      path="/settings/api-keys"
+      title="API keys"
+      searchParams={searchParams}
+      refusal={(name) =>
+        `You are a member of ${name}, but only its owners and admins can create and revoke API keys. Ask one of them for a key or for the admin role.`
+      }
+      content={(slug, requestHeaders) => <KeyManagement slug={slug} requestHeaders={requestHeaders} />}
+    />
   );
 }
 

@@ -5,6 +5,8 @@ import type { DeliveryView, EndpointView } from '@/server/settings/webhooks';
 import type { EventType } from '@/server/webhooks/events';
 import { ConfirmDialog } from '../confirm-dialog';
 import { formProblem, internalApi } from '../internal-api';
+import { DataTable } from '../data-table';
+import { formatDate } from '../format-date';
 import styles from '../settings.module.css';
 
 interface Project {
@@ -29,6 +31,7 @@ export function WebhooksManager({
   const [notice, setNotice] = useState('');
   const [open, setOpen] = useState<{ id: string; deliveries: DeliveryView[] } | null>(null);
   const [confirming, setConfirming] = useState<{ action: 'rotate' | 'delete'; endpoint: EndpointView } | null>(null);
+  const [expirePrevious, setExpirePrevious] = useState(false);
 
   async function act(label: string, run: () => Promise<unknown>) {
     try {
@@ -47,7 +50,7 @@ export function WebhooksManager({
   function rotate(endpoint: EndpointView) {
     setConfirming(null);
     void act('Secret rotated.', async () => {
-      const rotated = await internalApi.webhooks.rotate.mutate({ workspace, id: endpoint.id });
+      const rotated = await internalApi.webhooks.rotate.mutate({ workspace, id: endpoint.id, expirePrevious });
       setSecret({ url: endpoint.url, secret: rotated.secret });
     });
   }
@@ -81,7 +84,14 @@ export function WebhooksManager({
           onConfirm={() => rotate(confirming.endpoint)}
           onCancel={() => setConfirming(null)}
         >
-          <p>Deliveries are signed with the new secret at once: the receiver fails every one until it has the new secret.</p>
+          <p>
+            Deliveries are signed with the new secret from now on, and with the old one beside it for 24 hours: the receiver verifies them
+            with either while you give it the new one.
+          </p>
+          <label>
+            <input type="checkbox" checked={expirePrevious} onChange={(event) => setExpirePrevious(event.target.checked)} /> The old secret
+            leaked: stop signing with it now
+          </label>
         </ConfirmDialog>
       )}
       {confirming?.action === 'delete' && (
@@ -120,7 +130,19 @@ export function WebhooksManager({
               {projects.find((project) => project.id === endpoint.projectId)?.name ?? 'All projects'}
             </p>
             {endpoint.disabledAt && <p className={styles.notice}>Disabled: {endpoint.disabledReason}</p>}
-            <button type="button" onClick={() => setConfirming({ action: 'rotate', endpoint })}>
+            {endpoint.previousSecretExpiresAt && (
+              <p className={styles.muted}>
+                The previous secret also signs until{' '}
+                <time dateTime={endpoint.previousSecretExpiresAt}>{formatDate(endpoint.previousSecretExpiresAt)}</time>.
+              </p>
+            )}
+            <button
+              type="button"
+              onClick={() => {
+                setExpirePrevious(false);
+                setConfirming({ action: 'rotate', endpoint });
+              }}
+            >
               Rotate secret
             </button>{' '}
             <button
@@ -188,44 +210,26 @@ export function WebhooksManager({
 function Deliveries({ deliveries, onResend }: { deliveries: DeliveryView[]; onResend: (delivery: DeliveryView) => void }) {
   if (deliveries.length === 0) return <p className={styles.muted}>No deliveries yet.</p>;
   return (
-    <div className={styles.tableWrap}>
-      <table className={styles.table}>
-        <caption className={styles.visuallyHidden}>Last 50 deliveries</caption>
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Response</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Attempts</th>
-            <th scope="col">Sent</th>
-            <th scope="col">
-              <span className={styles.visuallyHidden}>Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((delivery) => (
-            <tr key={delivery.id}>
-              <th scope="row">{delivery.eventType}</th>
-              <td data-label="Status">{delivery.status}</td>
-              <td data-label="Response">{delivery.responseCode ?? delivery.lastError ?? '—'}</td>
-              <td data-label="Duration">{delivery.durationMs === null ? '—' : `${delivery.durationMs} ms`}</td>
-              <td data-label="Attempts">{delivery.attempts}</td>
-              <td data-label="Sent">
-                <time dateTime={delivery.createdAt}>{delivery.createdAt}</time>
-              </td>
-              <td>
-                {delivery.status !== 'pending' && (
-                  <button type="button" onClick={() => onResend(delivery)}>
-                    Resend
-                  </button>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption="Last 50 deliveries" columns={['Event', 'Status', 'Response', 'Duration', 'Attempts', 'Sent']}>
+      {deliveries.map((delivery) => (
+        <tr key={delivery.id}>
+          <th scope="row">{delivery.eventType}</th>
+          <td data-label="Status">{delivery.status}</td>
+          <td data-label="Response">{delivery.responseCode ?? delivery.lastError ?? '—'}</td>
+          <td data-label="Duration">{delivery.durationMs === null ? '—' : `${delivery.durationMs} ms`}</td>
+          <td data-label="Attempts">{delivery.attempts}</td>
+          <td data-label="Sent">
+            <time dateTime={delivery.createdAt}>{delivery.createdAt}</time>
+          </td>
+          <td>
+            {delivery.status !== 'pending' && (
+              <button type="button" onClick={() => onResend(delivery)}>
+                Resend
+              </button>
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

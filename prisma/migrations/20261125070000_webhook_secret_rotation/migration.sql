@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "webhook_endpoint" ADD COLUMN     "previous_secret_expires_at" TIMESTAMPTZ(3),
+ADD COLUMN     "previous_secret_sealed" TEXT;
