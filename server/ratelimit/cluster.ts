@@ -8,6 +8,10 @@ import { createMemorySlidingWindow } from './memory';
  * (node:cluster workers, server/launch/supervisor.ts) share one port: counting in
  * each would let every key through once per process. The counts live in the
  * cluster's primary and the workers ask it over the cluster's IPC channel.
+ * With one server process (WEB_CONCURRENCY=1) it counts for itself: the question
+ * over IPC cost it an eighth of its throughput (tests/bench/profile-notes.md), and
+ * the supervisor starts a replacement only once a process has exited, so no two
+ * count at once; a replaced process starts its windows empty.
  */
 
 const ASK = 'taskapi:ratelimit:ask';
@@ -28,8 +32,8 @@ interface Answer {
   decision: RateLimitDecision;
 }
 
-/** Whether this process is a worker whose primary keeps the in-memory limits. */
-export const countsInPrimary = () => cluster.isWorker;
+/** Whether this process is one of several workers, whose primary keeps the in-memory limits. */
+export const countsInPrimary = (workers: number) => cluster.isWorker && workers > 1;
 
 /** In the cluster's primary: one set of sliding windows answering every worker. */
 export function serveLimitsToWorkers(): void {

@@ -1,6 +1,6 @@
 import { Ratelimit } from '@upstash/ratelimit';
 import { Redis as UpstashRedis } from '@upstash/redis';
-import type { LimiterChoice } from '../env';
+import { env, type LimiterChoice } from '../env';
 import { askPrimary, countsInPrimary } from './cluster';
 import { createMemorySlidingWindow } from './memory';
 import { createRedisScriptTransport } from '../vendor/upstash-ratelimit-on-redis';
@@ -46,12 +46,13 @@ interface LimiterOptions {
 /**
  * A sliding window of `perMinute` requests per identifier. On Upstash or a plain
  * Redis it is @upstash/ratelimit's own algorithm; in memory, the same arithmetic,
- * kept by the cluster's primary when `npm start` runs several server processes.
+ * kept by the cluster's primary when `npm start` runs several server processes
+ * (WEB_CONCURRENCY), else by the one process.
  * When the store fails or is slow the request is allowed (fail open).
  */
 export function createLimiter(choice: LimiterChoice, options: LimiterOptions): Limiter {
   if (choice.kind === 'memory') {
-    if (!countsInPrimary()) return createMemorySlidingWindow(options.perMinute, WINDOW_MS);
+    if (!countsInPrimary(env().webConcurrency)) return createMemorySlidingWindow(options.perMinute, WINDOW_MS);
     const primary = askPrimary(options.prefix, options.perMinute, WINDOW_MS, STORE_TIMEOUT_MS);
     return { limit: (identifier) => primary.limit(identifier).catch((error: unknown) => allowed(error, options)) };
   }

@@ -26,6 +26,17 @@ function send(baseUrl: string, path: string, timeoutMs = 30_000): Promise<number
   });
 }
 
+/** npm start with `processes` server processes and the in-memory limiter at 10 requests a minute. */
+function startLimitedToTen(processes: number) {
+  return startAppServer(process.env.DATABASE_URL!, {
+    WEB_CONCURRENCY: String(processes),
+    RATE_LIMIT_PER_MINUTE: '10',
+    REDIS_URL: '',
+    UPSTASH_REDIS_REST_URL: '',
+    UPSTASH_REDIS_REST_TOKEN: '',
+  });
+}
+
 async function answersWithin(ms: number, ask: () => Promise<number>): Promise<boolean> {
   for (const deadline = Date.now() + ms; Date.now() < deadline;) {
     if ((await ask().catch(() => 0)) === 200) return true;
@@ -80,13 +91,7 @@ describe('npm start supervises its server processes', () => {
   }, 120_000);
 
   it('allows exactly RATE_LIMIT_PER_MINUTE requests per key across server processes on the in-memory limiter', async () => {
-    const app = await startAppServer(process.env.DATABASE_URL!, {
-      WEB_CONCURRENCY: '2',
-      RATE_LIMIT_PER_MINUTE: '10',
-      REDIS_URL: '',
-      UPSTASH_REDIS_REST_URL: '',
-      UPSTASH_REDIS_REST_TOKEN: '',
-    });
+    const app = await startLimitedToTen(2);
     try {
       await awayFromWindowEdge();
       const seen = [];
@@ -94,6 +99,22 @@ describe('npm start supervises its server processes', () => {
 
       expect(app.workers()).toHaveLength(2);
       expect(seen).toEqual([...Array(10).fill(200), ...Array(10).fill(429)]);
+    } finally {
+      await app.stop();
+    }
+  }, 120_000);
+
+  it('with one server process, counts its requests itself: exactly RATE_LIMIT_PER_MINUTE, and a replaced process starts afresh', async () => {
+    const app = await startLimitedToTen(1);
+    try {
+      await awayFromWindowEdge();
+      const seen = [];
+      for (let i = 0; i < 12; i++) seen.push(await send(app.baseUrl, '/v1/public/web/statuses'));
+      expect(seen).toEqual([...Array(10).fill(200), ...Array(2).fill(429)]);
+
+      // Counted in the supervisor, the key would still be refused after the process that served it died.
+      process.kill(app.workers()[0]!, 'SIGKILL');
+      expect(await answersWithin(20_000, () => send(app.baseUrl, '/v1/public/web/statuses', 2_000))).toBe(true);
     } finally {
       await app.stop();
     }
