@@ -38,7 +38,8 @@ export function eventWanted(projectId: string, type: EventType): Prisma.Sql {
  * Records one event for every enabled endpoint of the project's workspace that
  * wants it, and queues its delivery, in the caller's transaction: the event
  * exists if and only if the change commits. Costs one statement when no
- * endpoint wants it; `data` given as a function is only built when one does.
+ * endpoint wants it and two however many do; `data` given as a function is only
+ * built when one does.
  */
 export async function enqueueEvent(
   tx: Tx,
@@ -63,16 +64,17 @@ export async function enqueueEvent(
       ...(typeof data === 'function' ? await data() : data),
     },
   });
-  for (const target of targets) {
-    const id = randomUUID();
-    await tx.$executeRaw`
+  const ids = targets.map(() => randomUUID());
+  // Every endpoint's delivery and its job in one statement, however many endpoints want
+  // the event. Retries after a failed attempt are jobs of their own (deliver.ts);
+  // graphile-worker's own retries cover only a worker that failed to record the attempt.
+  await tx.$queryRaw`
+    WITH added AS (
       INSERT INTO webhook_delivery (id, endpoint_id, message_id, event_type, payload, updated_at)
-      VALUES (${id}::uuid, ${target.endpoint_id}::uuid, ${`msg_${id.replaceAll('-', '')}`}, ${type}, ${payload}, now())`;
-    // Retries after a failed attempt are jobs of their own (deliver.ts); graphile-worker's own
-    // retries cover only a worker that failed to record the attempt.
-    await tx.$executeRaw`
-      SELECT graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${id}::text))`;
-  }
+      SELECT d.id, d.endpoint_id, 'msg_' || replace(d.id::text, '-', ''), ${type}, ${payload}, now()
+      FROM unnest(${ids}::uuid[], ${targets.map((target) => target.endpoint_id)}::uuid[]) AS d (id, endpoint_id)
+      RETURNING id)
+    SELECT count(graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', added.id::text)))::int AS queued FROM added`;
   noteDeliveryQueued();
 }
 

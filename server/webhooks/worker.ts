@@ -1,6 +1,7 @@
-import { Logger, run, runOnce, type Runner, type TaskList } from 'graphile-worker';
+import { Logger, run, runOnce, type TaskList } from 'graphile-worker';
+import pg from 'pg';
 import type { Db } from '../db/client';
-import { logEvent } from '../log';
+import { logEvent, logThrottled } from '../log';
 import { ATTEMPT_TIMEOUT_MS, attemptDelivery } from './deliver';
 import { DELIVER_JOB } from './events';
 
@@ -22,7 +23,6 @@ const options = {
   logger,
   crontab: '',
   noPreparedStatements: true,
-  maxPoolSize: CONCURRENCY + 1,
   // Without batching, a job's completion is sent without being awaited, and a run could
   // return, and a function end, before it reached the database; batched (after 0 ms),
   // the pool's end waits for it.
@@ -43,9 +43,42 @@ const tasks = (db: () => Db, lastStart = Infinity): TaskList => ({
   },
 });
 
+const LOST_CONNECTION_LOG_INTERVAL_MS = 60_000;
+
+/** How the worker's connections are named to PostgreSQL (pg_stat_activity). */
+export const WORKER_APPLICATION_NAME = 'taskapi-webhooks';
+
+/**
+ * The worker's connections, in a pool of ours rather than one graphile-worker makes:
+ * its stop() resolves while its pool's connections are still closing, and it has
+ * stopped listening for their errors by then, so a connection the database ended in
+ * that moment (a restart, a dropped database) was an unheard 'error' event, which
+ * ends the process. Ours is heard for its whole life, and ended after the worker stops.
+ */
+function workerPool(connectionString: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max: CONCURRENCY + 1, application_name: WORKER_APPLICATION_NAME });
+  pool.on('error', (error) => logThrottled('webhooks.worker_connection_lost', LOST_CONNECTION_LOG_INTERVAL_MS, { error }));
+  return pool;
+}
+
+export interface WebhookWorker {
+  /** Lets the attempts under way finish, takes no more, and closes every connection of the worker. */
+  stop(): Promise<void>;
+}
+
 /** The long-running worker beside the server: jobs start as soon as their transaction commits (LISTEN/NOTIFY). */
-export function startWebhookWorker(connectionString: string, db: () => Db): Promise<Runner> {
-  return run({ connectionString, taskList: tasks(db), ...options });
+export async function startWebhookWorker(connectionString: string, db: () => Db): Promise<WebhookWorker> {
+  const pgPool = workerPool(connectionString);
+  const runner = await run({ pgPool, taskList: tasks(db), ...options }).catch(async (error: unknown) => {
+    await pgPool.end();
+    throw error;
+  });
+  return {
+    async stop() {
+      await runner.stop();
+      await pgPool.end();
+    },
+  };
 }
 
 /**
@@ -54,6 +87,11 @@ export function startWebhookWorker(connectionString: string, db: () => Db): Prom
  * later than one attempt's timeout before the end; the jobs left over are queued again
  * for the next run, their attempts untouched.
  */
-export function runDueWebhooks(connectionString: string, db: () => Db, withinMs: number): Promise<void> {
-  return runOnce({ connectionString, taskList: tasks(db, Date.now() + withinMs - ATTEMPT_TIMEOUT_MS), ...options });
+export async function runDueWebhooks(connectionString: string, db: () => Db, withinMs: number): Promise<void> {
+  const pgPool = workerPool(connectionString);
+  try {
+    await runOnce({ pgPool, taskList: tasks(db, Date.now() + withinMs - ATTEMPT_TIMEOUT_MS), ...options });
+  } finally {
+    await pgPool.end();
+  }
 }

@@ -145,7 +145,7 @@ describe('the other ways in', () => {
   it('a completed direct upload sends one attachment.created, however often it is completed', async () => {
     const task = await createTask(api);
     const hook = await endpoint({ events: ['attachment.created'] });
-    const uploads = `/web/tasks/${task.id}/attachments/uploads`;
+    const uploads = `/web/tasks/${task.id}/attachments/uploads` as const;
     const started = await api.client.post(uploads, { filename: 'notes.txt', size: 5 });
     expect(started.status).toBe(201);
     const { uploadId, uploadUrl, method, headers } = started.body;
@@ -185,6 +185,29 @@ describe('only what committed, only where it belongs', () => {
     ).rejects.toThrow('rolled back');
     expect(await events(hook.id)).toEqual([]);
     expect(await queuedDeliveries()).toEqual(jobsBefore);
+  });
+
+  it('queues the deliveries of every endpoint that wants an event in two statements, however many', async () => {
+    const hooks = await Promise.all(Array.from({ length: 5 }, () => endpoint({ events: ['task.created'] })));
+    let statements = 0;
+    await db().$transaction(async (tx) => {
+      const counted = new Proxy(tx, {
+        get(target, name) {
+          const value: unknown = Reflect.get(target, name);
+          if (typeof value !== 'function' || !String(name).startsWith('$')) return value;
+          return (...args: unknown[]) => {
+            statements += 1;
+            return value.apply(target, args);
+          };
+        },
+      });
+      await enqueueEvent(counted, api.fixture.projects.web, 'task.created', { task: { id: randomUUID() } });
+    });
+    expect(statements).toBe(2);
+    const delivered = await Promise.all(hooks.map((hook) => events(hook.id)));
+    expect(delivered.map((rows) => rows.length)).toEqual([1, 1, 1, 1, 1]);
+    expect(new Set(delivered.map(([row]) => row!.messageId)).size).toBe(5);
+    expect(await queuedDeliveries()).toEqual(expect.arrayContaining(delivered.map(([row]) => row!.id)));
   });
 
   it('an upload to a task deleted meanwhile sends no attachment.created', async () => {
