@@ -36,9 +36,17 @@ function prismaCode(error: unknown): unknown {
   return typeof error === 'object' && error !== null ? (error as { code?: unknown }).code : undefined;
 }
 
+type AdapterCause = { kind?: unknown; code?: unknown } | undefined;
+
+/** What the pg adapter says of a failed statement (under Prisma's P2010 for a raw one). */
+function adapterCause(error: unknown): AdapterCause {
+  return (error as { meta?: { driverAdapterError?: { cause?: AdapterCause } } } | null)?.meta?.driverAdapterError?.cause;
+}
+
 /** Prisma's errors that callers turn into answers: a duplicate, a missing parent row, a missing record. */
 export const isUniqueViolation = (error: unknown) => prismaCode(error) === 'P2002';
-export const isForeignKeyViolation = (error: unknown) => prismaCode(error) === 'P2003';
+export const isForeignKeyViolation = (error: unknown) =>
+  prismaCode(error) === 'P2003' || (prismaCode(error) === 'P2010' && adapterCause(error)?.kind === 'ForeignKeyConstraintViolation');
 export const isRecordMissing = (error: unknown) => prismaCode(error) === 'P2025';
 
 const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
@@ -75,10 +83,9 @@ export function asUnavailable(error: unknown): AppError | null {
 
 function isConnectionFailure(error: unknown): boolean {
   if (typeof error !== 'object' || error === null) return false;
-  const { code, message, meta } = error as { code?: unknown; message?: unknown; meta?: { driverAdapterError?: { cause?: unknown } } };
+  const { code, message } = error as { code?: unknown; message?: unknown };
   if (typeof code === 'string' && UNAVAILABLE_PRISMA_CODES.has(code)) return true;
-  type AdapterCause = { kind?: unknown; code?: unknown } | undefined;
-  const adapter = (meta?.driverAdapterError?.cause ?? (error as { cause?: unknown }).cause) as AdapterCause;
+  const adapter = adapterCause(error) ?? ((error as { cause?: unknown }).cause as AdapterCause);
   if (typeof adapter?.kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(adapter.kind)) return true;
   if (adapter?.kind === 'postgres' && typeof adapter.code === 'string' && UNAVAILABLE_SQLSTATE.test(adapter.code)) return true;
   if (typeof code === 'string' && UNAVAILABLE_SQLSTATE.test(code) && 'severity' in error) return true;

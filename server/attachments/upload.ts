@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
-import type { Prisma } from '../db/generated/client';
+import { Prisma } from '../db/generated/client';
 import type { InTransaction } from '../db/transaction';
 import { isForeignKeyViolation, notFound } from '../errors';
 import { removeStoredFiles, storage } from '../storage/storage';
@@ -9,7 +9,7 @@ import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
 import { downloadUrl, withDownloadUrl, type AttachmentRow } from './attachments';
 import { cleanFilename } from './filename';
 import { mimeTypeOf } from './mime-type';
-import { enqueueEvent } from '../webhooks/events';
+import { enqueueEvent, eventWanted } from '../webhooks/events';
 
 export interface IncomingFile {
   filename: string;
@@ -84,11 +84,32 @@ export function discardFile(file: StoredFile): void {
   removeStoredFiles([file.storageKey]);
 }
 
+type AddedRow = { number: number | null; event_wanted: boolean } & Partial<AttachmentRow>;
+
 /**
- * Writes the row once the bytes are stored. The task may have been deleted in
- * between (its delete locks the row, so the insert then fails on the foreign key):
- * the file goes too and the client learns the task is gone. The download link is
- * made first, so that `inTransaction` sees the whole answer before the row commits.
+ * The statement that adds the attachment row to the task, if the task is still
+ * there; with `alone`, only if no endpoint wants the event, which then needs a transaction.
+ */
+function addAttachmentStatement(project: ProjectRef, taskId: string, file: StoredFile, alone: boolean): Prisma.Sql {
+  return Prisma.sql`
+    WITH target AS (SELECT t.id, t.number FROM task t WHERE t.id = ${taskId}::uuid),
+    wanted AS (SELECT ${eventWanted(project.id, 'attachment.created')} AS yes),
+    added AS (
+      INSERT INTO attachment (id, task_id, filename, mime_type, size, storage_key, created_at)
+      SELECT ${randomUUID()}::uuid, target.id, ${file.filename}, ${file.mimeType}, ${file.size}::int, ${file.storageKey}, now()
+      FROM target WHERE NOT (${alone} AND (SELECT yes FROM wanted))
+      RETURNING id::text, filename, mime_type AS "mimeType", size, storage_key AS "storageKey", created_at AS "createdAt")
+    SELECT (SELECT number FROM target) AS number, (SELECT yes FROM wanted) AS event_wanted, added.*
+    FROM (SELECT 1) AS one LEFT JOIN added ON true`;
+}
+
+/**
+ * Writes the row once the bytes are stored, in one statement; in a transaction only
+ * when an endpoint wants the event or the caller adds work of its own. The task may
+ * have been deleted in between (its delete locks the row, so an insert under way
+ * then fails on the foreign key): the file goes too and the client learns the task
+ * is gone. The download link is made first, so that `inTransaction` sees the whole
+ * answer before the row commits.
  */
 export async function recordAttachment(
   db: Db,
@@ -99,10 +120,20 @@ export async function recordAttachment(
 ) {
   try {
     const url = await downloadUrl(file);
+    const add = async (runner: Pick<Prisma.TransactionClient, '$queryRaw'>, alone: boolean) => {
+      const [row] = await runner.$queryRaw<AddedRow[]>(addAttachmentStatement(project, taskId, file, alone));
+      const { number, event_wanted: wanted, ...added } = row!;
+      if (number === null) throw notFound(TASK_NOT_FOUND);
+      return { number, wanted, created: added.id ? (added as AttachmentRow) : null };
+    };
+    if (!inTransaction) {
+      const { created } = await add(db, true);
+      if (created) return withDownloadUrl(created, url);
+    }
     return await db.$transaction(async (tx) => {
-      const created = await tx.attachment.create({ data: { taskId, ...file }, include: { task: { select: { number: true } } } });
-      await announceAttachment(tx, project, created);
-      const attachment = withDownloadUrl(created, url);
+      const { number, wanted, created } = await add(tx, false);
+      if (wanted) await announceAttachment(tx, project, { ...created!, taskId, task: { number } });
+      const attachment = withDownloadUrl(created!, url);
       await inTransaction?.(tx, attachment);
       return attachment;
     });

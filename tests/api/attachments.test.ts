@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../server/schemas/attachment';
 import { recordAttachment, storeFile } from '../../server/attachments/upload';
 import { db } from '../../server/db/client';
@@ -64,7 +64,7 @@ function multipart(parts: { headers: string[]; content: string }[]) {
   return { body: `${body}--${boundary}--\r\n`, headers: { 'content-type': `multipart/form-data; boundary=${boundary}` } };
 }
 
-const uploadPath = (taskId: string, projectSlug = 'web') => `/${projectSlug}/tasks/${taskId}/attachments`;
+const uploadPath = (taskId: string, projectSlug = 'web') => `/${projectSlug}/tasks/${taskId}/attachments` as const;
 
 async function upload(taskId: string, body: FormData | { body: string; headers: Record<string, string> }) {
   return body instanceof FormData ? client.post(uploadPath(taskId), body) : client.post(uploadPath(taskId), body.body, body.headers);
@@ -376,6 +376,38 @@ describe('upload attachment', () => {
 
     expect(storedFiles()).toEqual(before);
   });
+
+  it.runIf(inject('testDatabase').kind === 'postgres')(
+    'deletes the stored file and answers 404 when the task is deleted while its row is written',
+    async () => {
+      const task = await createTask();
+      const project = { id: fixture.projects.web.id, slug: 'web', keyPrefix: 'WEB' };
+      const before = storedFiles();
+      const stored = await storeFile({ filename: 'raced.txt', mimeType: 'text/plain', body: new Blob(['raced']).stream() });
+      let deleted!: () => void;
+      // The delete holds the task's row, so the insert finds the task and waits on its foreign key.
+      const deleting = db().$transaction(async (tx) => {
+        await tx.$executeRaw`DELETE FROM task WHERE id = ${task.id}::uuid`;
+        await new Promise<void>((resolve) => (deleted = resolve));
+      });
+      await vi.waitFor(() => expect(deleted).toBeDefined());
+      const recording = recordAttachment(db(), project, task.id, stored).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      await vi.waitFor(async () => {
+        const [row] = await db().$queryRaw<{ waiting: number }[]>`
+          SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
+        expect(row?.waiting).toBe(1);
+      });
+      deleted();
+      await deleting;
+
+      expect(await recording).toMatchObject({ kind: 'not_found', message: 'Task not found' });
+      await settleStorage();
+      expect(storedFiles()).toEqual(before);
+    },
+  );
 });
 
 describe('download URL', () => {
