@@ -62,7 +62,7 @@ describe('admin CLI', () => {
   it('member add with a password stores only a hash of it', async () => {
     const ws = await workspace();
     const password = `correct horse ${ws}`;
-    const result = await runAdminInProcess([
+    const result = await runAdminInProcess<{ id: string }>([
       'member',
       'add',
       '--workspace',
@@ -86,7 +86,7 @@ describe('admin CLI', () => {
 
   it('project create adds the statuses To Do, In Progress and Done in that order', async () => {
     const ws = await workspace();
-    const result = await runAdminInProcess([
+    const result = await runAdminInProcess<{ statuses: { name: string; category: string; order: number }[] }>([
       'project',
       'create',
       '--workspace',
@@ -100,7 +100,7 @@ describe('admin CLI', () => {
       '--json',
     ]);
     expect(result.code).toBe(0);
-    expect(result.json.statuses.map((s: { name: string; category: string; order: number }) => [s.name, s.category, s.order])).toEqual([
+    expect(result.json.statuses.map((s) => [s.name, s.category, s.order])).toEqual([
       ['To Do', 'todo', 0],
       ['In Progress', 'in_progress', 1],
       ['Done', 'done', 2],
@@ -131,7 +131,7 @@ describe('admin CLI', () => {
   it('label create makes a workspace-wide label, or a project label with --project', async () => {
     const ws = await workspace({ withProject: true });
     const shared = await runAdminInProcess(['label', 'create', '--workspace', ws, '--name', 'bug', '--color', '#ef4444', '--json']);
-    const scoped = await runAdminInProcess([
+    const scoped = await runAdminInProcess<{ id: string }>([
       'label',
       'create',
       '--workspace',
@@ -151,7 +151,17 @@ describe('admin CLI', () => {
 
   it('key create prints the key once, in the documented format, and stores only its hash', async () => {
     const ws = await workspace();
-    const result = await runAdmin(['key', 'create', '--workspace', ws, '--name', 'CI', '--scopes', 'task:read,task:create', '--json']);
+    const result = await runAdmin<{ id: string; key: string }>([
+      'key',
+      'create',
+      '--workspace',
+      ws,
+      '--name',
+      'CI',
+      '--scopes',
+      'task:read,task:create',
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     expect(result.json.key).toMatch(/^tk_[0-9a-f]{40}$/);
     expect(result.json).toMatchObject({ name: 'CI', scopes: ['task:read', 'task:create'], project: null, state: 'active' });
@@ -183,7 +193,7 @@ describe('admin CLI', () => {
   it('key list never shows a secret', async () => {
     const ws = await workspace();
     const created = await createKey(ws);
-    const listed = await runAdminInProcess(['key', 'list', '--workspace', ws, '--json']);
+    const listed = await runAdminInProcess<{ keys: object[] }>(['key', 'list', '--workspace', ws, '--json']);
     expect(listed.code).toBe(0);
     expect(listed.json.keys).toHaveLength(1);
     expect(listed.stdout).not.toContain(created.key);
@@ -326,7 +336,7 @@ describe('admin CLI: member accounts', () => {
     const ws = await workspace();
     const email = `stdin-${ws}@example.test`;
     const password = `from stdin ${ws}`;
-    const result = await runAdmin(
+    const result = await runAdmin<{ id: string }>(
       ['member', 'add', '--workspace', ws, '--email', email, '--name', 'Stdin', '--password-stdin', '--json'],
       {},
       `${password}\n`,
@@ -436,7 +446,15 @@ describe('admin CLI: member accounts', () => {
     const removed = await member(ws);
     await addMember(db(), { workspaceId: await workspaceId(await workspace()), email: removed.email, name: 'Someone', role: 'member' });
     await openSession(removed.id);
-    const result = await runAdminInProcess(['member', 'remove', '--workspace', ws, '--email', removed.email, '--json']);
+    const result = await runAdminInProcess<{ sessionsEnded: number }>([
+      'member',
+      'remove',
+      '--workspace',
+      ws,
+      '--email',
+      removed.email,
+      '--json',
+    ]);
     expect(result.code).toBe(0);
     expect(result.json.sessionsEnded).toBe(0);
     expect(await db().session.count({ where: { userId: removed.id } })).toBe(1);

@@ -29,7 +29,7 @@ describe('pages of long descriptions', () => {
       const responses = await Promise.all(Array.from({ length: 6 }, () => api.client.get('/web/tasks')));
       for (const response of responses) {
         expect(response.status).toBe(200);
-        expect(response.body.tasks.map((task: { description: string }) => task.description === LONGEST)).toEqual([true, true, true]);
+        expect(response.body.tasks.map((task) => task.description === LONGEST)).toEqual([true, true, true]);
       }
     }
   }, 60_000);

@@ -30,7 +30,7 @@ describe('POST /{projectSlug}/tasks/{taskId}/comments', () => {
     const posted = await api.clientWith(key).post(`/web/tasks/${id}/comments`, { content: 'hello' });
     await db().apiKey.updateMany({ where: { name: 'Old name' }, data: { name: 'New name' } });
     const { body } = await api.client.get(`/web/tasks/${id}/comments`);
-    expect(body.find((c: any) => c.id === posted.body.id).authorName).toBe('Old name');
+    expect(body.find((c) => c.id === posted.body.id)?.authorName).toBe('Old name');
   });
 
   it('accepts 10000 characters', async () => {
@@ -65,7 +65,7 @@ describe('GET /{projectSlug}/tasks/{taskId}/comments', () => {
     for (const content of ['one', 'two', 'three']) await api.client.post(`/web/tasks/${id}/comments`, { content });
     const { status, body } = await api.client.get(`/web/tasks/${externalId}/comments`);
     expect(status).toBe(200);
-    expect(body.map((c: any) => c.content)).toEqual(['one', 'two', 'three']);
+    expect(body.map((c) => c.content)).toEqual(['one', 'two', 'three']);
   });
 
   it('shows null as the author of comments posted by members', async () => {

@@ -4,6 +4,7 @@ import { sweepExpiredUploads } from '../../server/attachments/direct-upload';
 import { db } from '../../server/db/client';
 import { settleStorage } from '../../server/storage/storage';
 import { useApi } from '../support/api';
+import { errorOf } from '../support/client';
 import { STORE_ID, startFakeBlobApi, TOKEN } from '../support/fake-blob-api';
 
 // The whole direct upload with Vercel Blob configured, against the fake Blob API
@@ -27,13 +28,13 @@ beforeAll(async () => {
   taskId = (await api.client.post('/web/tasks', { title: 'Gets a file on Blob' })).body.id;
 });
 
-const uploadsPath = () => `/web/tasks/${taskId}/attachments/uploads`;
-const completePath = (uploadId: string) => `${uploadsPath()}/${uploadId}/complete`;
+const uploadsPath = () => `/web/tasks/${taskId}/attachments/uploads` as const;
+const completePath = (uploadId: string) => `${uploadsPath()}/${uploadId}/complete` as const;
 
 async function start(size: number, mimeType = 'application/pdf') {
   const response = await api.client.post(uploadsPath(), { filename: 'contract.pdf', mimeType, size });
   expect(response.status).toBe(201);
-  return response.body as { uploadId: string; uploadUrl: string; method: string; headers: Record<string, string> };
+  return response.body;
 }
 
 const send = (upload: { uploadUrl: string; method: string; headers: Record<string, string> }, body: Buffer | string) =>
@@ -79,7 +80,7 @@ describe('direct upload on Vercel Blob', () => {
     const response = await api.client.post(completePath(upload.uploadId));
 
     expect(response.status).toBe(400);
-    expect(response.body.message).toBe('Upload not received: send the file to uploadUrl first');
+    expect(errorOf(response).message).toBe('Upload not received: send the file to uploadUrl first');
   });
 
   it('Blob refuses another content type than announced', async () => {
@@ -96,7 +97,7 @@ describe('direct upload on Vercel Blob', () => {
     const response = await api.client.post(completePath(upload.uploadId));
 
     expect(response.status).toBe(400);
-    expect(response.body.message).toBe('size: the uploaded file has 5 bytes, not the announced 10');
+    expect(errorOf(response).message).toBe('size: the uploaded file has 5 bytes, not the announced 10');
     expect(fake.blobs.has(key)).toBe(false);
   });
 

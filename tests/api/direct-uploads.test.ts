@@ -56,8 +56,8 @@ async function createTask(projectSlug = 'web'): Promise<{ id: string; externalId
   return response.body;
 }
 
-const uploadsPath = (taskId: string, projectSlug = 'web') => `/${projectSlug}/tasks/${taskId}/attachments/uploads`;
-const completePath = (taskId: string, uploadId: string) => `${uploadsPath(taskId)}/${uploadId}/complete`;
+const uploadsPath = (taskId: string, projectSlug = 'web') => `/${projectSlug}/tasks/${taskId}/attachments/uploads` as const;
+const completePath = (taskId: string, uploadId: string) => `${uploadsPath(taskId)}/${uploadId}/complete` as const;
 
 interface DirectUpload {
   uploadId: string;

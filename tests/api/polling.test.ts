@@ -4,6 +4,8 @@ import { db } from '../../server/db/client';
 import { createProject } from '../../server/projects/projects';
 import { nextTaskNumber } from '../../server/tasks/numbers';
 import { useApi } from '../support/api';
+import { errorOf, type Answer } from '../support/client';
+import type { Task, TaskList } from '../support/types';
 
 const api = useApi();
 
@@ -26,7 +28,7 @@ async function create(slug: string, title: string) {
 }
 
 const inChangeOrder = (slug: string, query = '') => api.client.get(`/${slug}/tasks?sort=updatedAt&order=asc${query}`);
-const cursorOf = (response: { body: { meta: { nextCursor: string | null } } }) => response.body.meta.nextCursor;
+const cursorOf = (response: Answer<TaskList>) => response.body.meta.nextCursor ?? null;
 
 describe('updatedSince', () => {
   it('lists only the tasks changed after the given time, exclusive', async () => {
@@ -38,7 +40,7 @@ describe('updatedSince', () => {
     const response = await inChangeOrder(slug, `&updatedSince=${encodeURIComponent(second.updatedAt)}`);
 
     expect(response.status).toBe(200);
-    expect(response.body.tasks.map((t: { id: string }) => t.id)).toEqual([first.id]);
+    expect(response.body.tasks.map((t) => t.id)).toEqual([first.id]);
   });
 
   it('every change of a project gets a later updatedAt than the one before, even within one millisecond', async () => {
@@ -54,21 +56,21 @@ describe('updatedSince', () => {
     const response = await api.client.get('/web/tasks?updatedSince=yesterday');
 
     expect(response.status).toBe(400);
-    expect(response.body.message).toMatch(/^updatedSince: /);
+    expect(errorOf(response).message).toMatch(/^updatedSince: /);
   });
 });
 
 describe('the cursor after', () => {
   it('pages through every task once, in change order, and the last cursor finds only later changes', async () => {
     const { slug } = await freshProject();
-    const created = [];
+    const created: Task[] = [];
     for (let i = 0; i < 5; i++) created.push(await create(slug, `task ${i}`));
 
     const first = await inChangeOrder(slug, '&limit=2');
     const second = await inChangeOrder(slug, `&limit=2&after=${cursorOf(first)}`);
     const third = await inChangeOrder(slug, `&limit=2&after=${cursorOf(second)}`);
     const idle = await inChangeOrder(slug, `&limit=2&after=${cursorOf(third)}`);
-    await api.client.patch(`/${slug}/tasks/${created[1].id}`, { title: 'changed' });
+    await api.client.patch(`/${slug}/tasks/${created[1]!.id}`, { title: 'changed' });
     const later = await inChangeOrder(slug, `&limit=2&after=${cursorOf(idle)}`);
 
     const ids = (r: { body: { tasks: { id: string }[] } }) => r.body.tasks.map((t) => t.id);
@@ -76,7 +78,7 @@ describe('the cursor after', () => {
     expect([first, second, third].map((r) => r.body.meta.hasMore)).toEqual([true, true, false]);
     expect(ids(idle)).toEqual([]);
     expect(cursorOf(idle)).toBe(cursorOf(third));
-    expect(ids(later)).toEqual([created[1].id]);
+    expect(ids(later)).toEqual([created[1]!.id]);
   });
 
   it('a poller paging while tasks are created and changed misses no change and sees none twice', async () => {
@@ -90,7 +92,7 @@ describe('the cursor after', () => {
       expect(response.status).toBe(200);
       for (const task of response.body.tasks) seen.push(`${task.id} ${task.updatedAt}`);
       cursor = cursorOf(response);
-      return response.body.meta.hasMore as boolean;
+      return response.body.meta.hasMore;
     };
 
     let writing = true;
@@ -120,7 +122,7 @@ describe('the cursor after', () => {
 
     for (const response of responses) {
       expect(response.status).toBe(400);
-      expect(response.body.message).toBe('after: must be a cursor from meta.nextCursor');
+      expect(errorOf(response).message).toBe('after: must be a cursor from meta.nextCursor');
     }
   });
 
@@ -132,7 +134,7 @@ describe('the cursor after', () => {
     const response = await api.client.get(`/${slug}/tasks?after=${cursor}`);
 
     expect(response.status).toBe(400);
-    expect(response.body.message).toBe('after: needs sort=updatedAt and order=asc');
+    expect(errorOf(response).message).toBe('after: needs sort=updatedAt and order=asc');
   });
 
   it('other orders carry no nextCursor', async () => {
@@ -165,8 +167,8 @@ describe('GET /{projectSlug}/tasks/deleted', () => {
         { id: subtask.id, externalId: `${project.keyPrefix}-${subtask.number}`, deletedAt: expect.any(String) },
       ]),
     );
-    expect(response.body.deleted.map((d: { id: string }) => d.id)).not.toContain(kept.id);
-    expect(Date.parse(response.body.deleted[0].deletedAt)).toBeGreaterThan(Date.parse(parent.updatedAt));
+    expect(response.body.deleted.map((d) => d.id)).not.toContain(kept.id);
+    expect(Date.parse(response.body.deleted[0]!.deletedAt)).toBeGreaterThan(Date.parse(parent.updatedAt));
   });
 
   it('since and after list only later deletions', async () => {
@@ -177,11 +179,11 @@ describe('GET /{projectSlug}/tasks/deleted', () => {
     await api.client.delete(`/${slug}/tasks/${b.id}`);
     await api.client.delete(`/${slug}/tasks/${c.id}`);
 
-    const bySince = await api.client.get(`/${slug}/tasks/deleted?since=${encodeURIComponent(firstPoll.body.deleted[0].deletedAt)}`);
+    const bySince = await api.client.get(`/${slug}/tasks/deleted?since=${encodeURIComponent(firstPoll.body.deleted[0]!.deletedAt)}`);
     const byCursor = await api.client.get(`/${slug}/tasks/deleted?limit=1&after=${firstPoll.body.meta.nextCursor}`);
 
-    expect(bySince.body.deleted.map((d: { id: string }) => d.id)).toEqual([b.id, c.id]);
-    expect(byCursor.body.deleted.map((d: { id: string }) => d.id)).toEqual([b.id]);
+    expect(bySince.body.deleted.map((d) => d.id)).toEqual([b.id, c.id]);
+    expect(byCursor.body.deleted.map((d) => d.id)).toEqual([b.id]);
     expect(byCursor.body.meta.hasMore).toBe(true);
   });
 
@@ -210,7 +212,7 @@ describe('GET /{projectSlug}/tasks/deleted', () => {
     const response = await api.client.get('/web/tasks/deleted?since=2026-13-01');
 
     expect(response.status).toBe(400);
-    expect(response.body.message).toMatch(/^since: /);
+    expect(errorOf(response).message).toMatch(/^since: /);
   });
 
   it('needs task:read', async () => {

@@ -1,12 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
 import { useApi } from '../support/api';
+import { errorOf } from '../support/client';
+import type { Task } from '../support/types';
 
 const api = useApi();
 
 /** Creates tasks through the API, oldest first, with distinct creation times. */
 async function createTasks(bodies: Record<string, unknown>[], project = 'web') {
-  const created = [];
+  const created: Task[] = [];
   for (const body of bodies) {
     const response = await api.client.post(`/${project}/tasks`, body);
     expect(response.status).toBe(201);
@@ -16,7 +18,7 @@ async function createTasks(bodies: Record<string, unknown>[], project = 'web') {
 }
 
 describe('GET /{projectSlug}/tasks', () => {
-  let tasks: any[];
+  let tasks: Task[];
 
   beforeAll(async () => {
     const { statuses, members, labels } = api.fixture;
@@ -32,7 +34,7 @@ describe('GET /{projectSlug}/tasks', () => {
       },
       { title: 'Write docs', dueDate: '2027-03-01T09:00:00+02:00' },
     ]);
-    const parent = tasks[0];
+    const parent = tasks[0]!;
     // A subtask: the API has no field for it, members create them in the app.
     await db().$transaction(async (tx) => {
       const { task_counter } = (
@@ -50,7 +52,7 @@ describe('GET /{projectSlug}/tasks', () => {
   it('answers the first 20 top-level tasks, newest first, with pagination meta', async () => {
     const { status, body } = await api.client.get('/web/tasks');
     expect(status).toBe(200);
-    expect(body.tasks.map((t: any) => t.title)).toEqual([
+    expect(body.tasks.map((t) => t.title)).toEqual([
       'Write docs',
       'Refactor LOGIN service',
       'Ship billing page',
@@ -69,7 +71,7 @@ describe('GET /{projectSlug}/tasks', () => {
   it('gives list items the full Task shape, labels and attachments included', async () => {
     const { body } = await api.client.get('/web/tasks?search=Fix%20login');
     expect(body.tasks).toEqual([tasks[0]]);
-    expect(Object.keys(body.tasks[0]).sort()).toEqual([
+    expect(Object.keys(body.tasks[0]!).sort()).toEqual([
       'assignees',
       'attachments',
       'category',
@@ -92,7 +94,7 @@ describe('GET /{projectSlug}/tasks', () => {
     expect(first.body.meta).toEqual({ total: 5, page: 1, limit: 2, totalPages: 3, hasMore: true });
     expect(first.body.tasks).toHaveLength(2);
     expect(last.body.meta).toEqual({ total: 5, page: 3, limit: 2, totalPages: 3, hasMore: false });
-    expect(last.body.tasks.map((t: any) => t.title)).toEqual(['Fix login form']);
+    expect(last.body.tasks.map((t) => t.title)).toEqual(['Fix login form']);
   });
 
   it('answers an empty page past the end with the true total', async () => {
@@ -103,42 +105,42 @@ describe('GET /{projectSlug}/tasks', () => {
 
   it('filters by statusId', async () => {
     const { body } = await api.client.get(`/web/tasks?statusId=${api.fixture.statuses.webReview.id}`);
-    expect(body.tasks.map((t: any) => t.title)).toEqual(['Design onboarding']);
+    expect(body.tasks.map((t) => t.title)).toEqual(['Design onboarding']);
   });
 
   it('filters by status category', async () => {
     const { body } = await api.client.get('/web/tasks?status=in_progress');
-    expect(body.tasks.map((t: any) => t.title)).toEqual(['Refactor LOGIN service', 'Design onboarding']);
+    expect(body.tasks.map((t) => t.title)).toEqual(['Refactor LOGIN service', 'Design onboarding']);
   });
 
   it('lets statusId take precedence over status', async () => {
     const { body } = await api.client.get(`/web/tasks?status=todo&statusId=${api.fixture.statuses.webDone.id}`);
-    expect(body.tasks.map((t: any) => t.title)).toEqual(['Ship billing page']);
+    expect(body.tasks.map((t) => t.title)).toEqual(['Ship billing page']);
   });
 
   it('filters by priority', async () => {
     const { body } = await api.client.get('/web/tasks?priority=high');
-    expect(body.tasks.map((t: any) => t.title)).toEqual(['Ship billing page', 'Fix login form']);
+    expect(body.tasks.map((t) => t.title)).toEqual(['Ship billing page', 'Fix login form']);
   });
 
   it('filters by assigneeId', async () => {
     const { body } = await api.client.get(`/web/tasks?assigneeId=${api.fixture.members.grace.id}`);
-    expect(body.tasks.map((t: any) => t.title)).toEqual(['Refactor LOGIN service', 'Ship billing page']);
+    expect(body.tasks.map((t) => t.title)).toEqual(['Refactor LOGIN service', 'Ship billing page']);
   });
 
   it('filters by labelId', async () => {
     const { body } = await api.client.get(`/web/tasks?labelId=${api.fixture.labels.design.id}`);
-    expect(body.tasks.map((t: any) => t.title)).toEqual(['Design onboarding']);
+    expect(body.tasks.map((t) => t.title)).toEqual(['Design onboarding']);
   });
 
   it('searches a case-insensitive substring of the title', async () => {
     const { body } = await api.client.get('/web/tasks?search=LoGiN');
-    expect(body.tasks.map((t: any) => t.title)).toEqual(['Refactor LOGIN service', 'Fix login form']);
+    expect(body.tasks.map((t) => t.title)).toEqual(['Refactor LOGIN service', 'Fix login form']);
   });
 
   it('searches by external ID, case-insensitively', async () => {
-    const { body } = await api.client.get(`/web/tasks?search=${tasks[2].externalId.toLowerCase()}`);
-    expect(body.tasks.map((t: any) => t.externalId)).toEqual([tasks[2].externalId]);
+    const { body } = await api.client.get(`/web/tasks?search=${tasks[2]!.externalId.toLowerCase()}`);
+    expect(body.tasks.map((t) => t.externalId)).toEqual([tasks[2]!.externalId]);
   });
 
   it('treats % and _ in a search as plain characters', async () => {
@@ -148,19 +150,19 @@ describe('GET /{projectSlug}/tasks', () => {
 
   it('combines filters', async () => {
     const { body } = await api.client.get(`/web/tasks?priority=high&assigneeId=${api.fixture.members.ada.id}&search=login`);
-    expect(body.tasks.map((t: any) => t.title)).toEqual(['Fix login form']);
+    expect(body.tasks.map((t) => t.title)).toEqual(['Fix login form']);
     expect(body.meta.total).toBe(1);
   });
 
   it('sorts by another field on request (extension)', async () => {
     const { body } = await api.client.get('/web/tasks?sort=priority&order=desc');
-    expect(body.tasks.map((t: any) => t.priority)).toEqual(['urgent', 'high', 'high', 'low', 'none']);
+    expect(body.tasks.map((t) => t.priority)).toEqual(['urgent', 'high', 'high', 'low', 'none']);
   });
 
   it('sorts by dueDate with tasks without one last', async () => {
     const { body } = await api.client.get('/web/tasks?sort=dueDate&order=asc');
-    expect(body.tasks[0].title).toBe('Write docs');
-    expect(body.tasks.slice(1).every((t: any) => t.dueDate === null)).toBe(true);
+    expect(body.tasks[0]?.title).toBe('Write docs');
+    expect(body.tasks.slice(1).every((t) => t.dueDate === null)).toBe(true);
   });
 
   it('ignores unknown query parameters', async () => {
@@ -191,10 +193,10 @@ describe('GET /{projectSlug}/tasks', () => {
 });
 
 describe('GET /{projectSlug}/tasks/{taskId}', () => {
-  let task: any;
+  let task: Task;
 
   beforeAll(async () => {
-    [task] = await createTasks([{ title: 'Findable', description: 'line one\nline two' }]);
+    task = (await createTasks([{ title: 'Findable', description: 'line one\nline two' }]))[0]!;
   });
 
   it('finds a task by UUID', async () => {
@@ -233,9 +235,9 @@ describe('GET /{projectSlug}/tasks/{taskId}', () => {
 
   it('answers 404 for a task of another project addressed through this one', async () => {
     const [other] = await createTasks([{ title: 'Elsewhere' }], 'api');
-    const { status, body } = await api.client.get(`/web/tasks/${other.id}`);
-    expect(status).toBe(404);
-    expect(body.message).toBe('Task not found');
+    const response = await api.client.get(`/web/tasks/${other!.id}`);
+    expect(response.status).toBe(404);
+    expect(errorOf(response).message).toBe('Task not found');
   });
 
   it('answers 404 Project not found for an unknown project', async () => {

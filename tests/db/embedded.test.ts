@@ -47,7 +47,7 @@ describe('embedded database', () => {
     try {
       expect(running.owned).toBe(true);
       expect((await openEmbeddedDatabase(dir)).owned).toBe(false);
-      const result = await runAdmin(['workspace', 'create', '--slug', 'from-cli', '--name', 'From CLI', '--json'], {
+      const result = await runAdmin<{ id: string }>(['workspace', 'create', '--slug', 'from-cli', '--name', 'From CLI', '--json'], {
         DATABASE_URL: undefined,
         DATA_DIR: dataDir,
       });

@@ -8,6 +8,7 @@ import { settleKeyUsage } from '../../server/auth/last-used';
 import { env } from '../../server/env';
 import { settleStorage } from '../../server/storage/storage';
 import { useApi } from '../support/api';
+import { errorOf, type Answer } from '../support/client';
 import { callTool, mcpClient } from '../support/mcp';
 
 process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-mcp-calls-'));
@@ -32,8 +33,14 @@ async function call(name: string, args: Record<string, unknown>) {
 }
 
 /** The REST API's answer to the same request, which the tool's result must equal. */
-async function rest(method: 'GET' | 'POST' | 'PATCH' | 'DELETE', restPath: string, body?: unknown) {
-  const response = await api.client.call(method, restPath, { body });
+async function restGet<P extends string>(restPath: P) {
+  const response = await api.client.get(restPath);
+  expect(response.status).toBeLessThan(300);
+  return response.body;
+}
+
+async function restPost<P extends string>(restPath: P, body: unknown) {
+  const response = await api.client.post(restPath, body);
   expect(response.status).toBeLessThan(300);
   return response.body;
 }
@@ -47,7 +54,7 @@ const onTestServer = (url: string) => {
 async function createTask(title: string) {
   const response = await api.client.post('/web/tasks', { title });
   expect(response.status).toBe(201);
-  return response.body as { id: string; externalId: string };
+  return response.body;
 }
 
 describe('every tool answers what the REST API answers', () => {
@@ -55,10 +62,10 @@ describe('every tool answers what the REST API answers', () => {
     ['list_statuses', 'statuses'],
     ['list_labels', 'labels'],
     ['list_members', 'members'],
-  ])('%s: the REST list as text, and under `%s` as structured content', async (tool, listKey) => {
+  ] as const)('%s: the REST list as text, and under `%s` as structured content', async (tool, listKey) => {
     const result = await call(tool, { projectSlug: 'web' });
 
-    const expected = await rest('GET', `/web/${listKey}`);
+    const expected = await restGet(`/web/${listKey}`);
     expect(expected.length).toBeGreaterThan(0);
     expect(result.isError).toBeFalsy();
     expect(result.json).toEqual(expected);
@@ -71,7 +78,7 @@ describe('every tool answers what the REST API answers', () => {
 
     const result = await call('list_tasks', { projectSlug: 'web', search: 'MCP list', limit: 1, page: 2, sort: 'createdAt', order: 'asc' });
 
-    const expected = await rest('GET', '/web/tasks?search=MCP%20list&limit=1&page=2&sort=createdAt&order=asc');
+    const expected = await restGet('/web/tasks?search=MCP%20list&limit=1&page=2&sort=createdAt&order=asc');
     expect(expected.tasks).toHaveLength(1);
     expect(result.json).toEqual(expected);
     expect(result.structuredContent).toEqual(expected);
@@ -82,7 +89,7 @@ describe('every tool answers what the REST API answers', () => {
 
     const result = await call('get_task', { projectSlug: 'web', taskId: task.externalId.toLowerCase() });
 
-    expect(result.structuredContent).toEqual(await rest('GET', `/web/tasks/${task.externalId}`));
+    expect(result.structuredContent).toEqual(await restGet(`/web/tasks/${task.externalId}`));
     expect(result.json).toEqual(result.structuredContent);
   });
 
@@ -97,11 +104,11 @@ describe('every tool answers what the REST API answers', () => {
     };
 
     const result = await call('create_task', { projectSlug: 'web', ...fields });
-    const twin = await rest('POST', '/web/tasks', fields);
+    const twin = await restPost('/web/tasks', fields);
 
     expect(result.isError).toBeFalsy();
     const created = result.structuredContent as Record<string, unknown>;
-    expect(created).toEqual(await rest('GET', `/web/tasks/${created.id as string}`));
+    expect(created).toEqual(await restGet(`/web/tasks/${created.id as string}`));
     const variable = {
       id: expect.any(String),
       externalId: expect.any(String),
@@ -122,7 +129,7 @@ describe('every tool answers what the REST API answers', () => {
       description: null,
     });
 
-    expect(result.structuredContent).toEqual(await rest('GET', `/web/tasks/${task.id}`));
+    expect(result.structuredContent).toEqual(await restGet(`/web/tasks/${task.id}`));
     expect(result.structuredContent).toMatchObject({ title: 'MCP update', category: 'in_progress', description: null });
   });
 
@@ -143,7 +150,7 @@ describe('every tool answers what the REST API answers', () => {
 
     const result = await call('list_deleted_tasks', { projectSlug: 'web', since });
 
-    const expected = await rest('GET', `/web/tasks/deleted?since=${encodeURIComponent(since)}`);
+    const expected = await restGet(`/web/tasks/deleted?since=${encodeURIComponent(since)}`);
     expect(expected.deleted.map((deleted: { id: string }) => deleted.id)).toContain(task.id);
     expect(result.structuredContent).toEqual(expected);
   });
@@ -154,7 +161,7 @@ describe('every tool answers what the REST API answers', () => {
     const added = await call('add_comment', { projectSlug: 'web', taskId: task.externalId, content: 'Looks good\nto me' });
     const listed = await call('list_comments', { projectSlug: 'web', taskId: task.externalId });
 
-    const expected = await rest('GET', `/web/tasks/${task.id}/comments`);
+    const expected = await restGet(`/web/tasks/${task.id}/comments`);
     expect(expected).toEqual([added.structuredContent]);
     expect(listed.structuredContent).toEqual({ comments: expected });
     expect(listed.json).toEqual(expected);
@@ -180,13 +187,13 @@ describe('every tool answers what the REST API answers', () => {
     expect(Buffer.from(await download.arrayBuffer()).equals(bytes)).toBe(true);
 
     const got = await call('get_attachment', { projectSlug: 'web', taskId: task.id, attachmentId: attachment.id });
-    const expected = await rest('GET', `/web/tasks/${task.id}/attachments/${attachment.id}`);
+    const expected = await restGet(`/web/tasks/${task.id}/attachments/${attachment.id}`);
     // Each answer signs its own link, valid one hour from its request.
     expect(got.structuredContent).toEqual({ ...expected, url: expect.any(String) });
     expect(uploaded.structuredContent).toEqual({ ...expected, url: expect.any(String) });
     const again = await fetch(onTestServer((got.structuredContent as { url: string }).url));
     expect(Buffer.from(await again.arrayBuffer()).equals(bytes)).toBe(true);
-    expect((await rest('GET', `/web/tasks/${task.id}`)).attachments).toEqual([{ id: attachment.id, filename: 'scan.png' }]);
+    expect((await restGet(`/web/tasks/${task.id}`)).attachments).toEqual([{ id: attachment.id, filename: 'scan.png' }]);
   });
 
   it('upload_attachment: keeps the MIME type given, and takes an empty file', async () => {
@@ -205,12 +212,13 @@ describe('every tool answers what the REST API answers', () => {
 });
 
 describe('refusals are tool errors whose text is the REST answer', () => {
-  async function expectSameRefusal(tool: string, args: Record<string, unknown>, restCall: () => ReturnType<typeof api.client.call>) {
+  async function expectSameRefusal(tool: string, args: Record<string, unknown>, restCall: () => Promise<Answer>) {
     const result = await call(tool, args);
     const response = await restCall();
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
-    expect(result.text).toBe(`${response.body.statusCode} ${response.body.message}`);
+    const error = errorOf(response);
+    expect(result.text).toBe(`${error.statusCode} ${error.message}`);
     return result.text;
   }
 
@@ -290,7 +298,7 @@ describe('refusals are tool errors whose text is the REST answer', () => {
     const result = await call('upload_attachment', { projectSlug: 'web', taskId: task.id, filename: 'big.bin', content });
     expect(result.isError).toBe(true);
     expect(result.text).toBe('413 File too large: the limit is 10 MB (10485760 bytes)');
-    expect((await rest('GET', `/web/tasks/${task.id}`)).attachments).toEqual([]);
+    expect((await restGet(`/web/tasks/${task.id}`)).attachments).toEqual([]);
   });
 
   it('404 before the file is looked at: upload_attachment to an unknown task', async () => {

@@ -4,15 +4,20 @@ import { promisify } from 'node:util';
 
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 
-export interface CliResult {
+/** What a command printed; `json` is its `--json` record, typed by the caller as the command prints it. */
+export interface CliResult<T = unknown> {
   code: number;
   stdout: string;
   stderr: string;
-  json: any;
+  json: T;
 }
 
 /** Runs the admin CLI's entry point as `npm run admin` does, in a child process, with `stdin` as its standard input. */
-export async function runAdmin(args: string[], env: Record<string, string | undefined> = {}, stdin = ''): Promise<CliResult> {
+export async function runAdmin<T = unknown>(
+  args: string[],
+  env: Record<string, string | undefined> = {},
+  stdin = '',
+): Promise<CliResult<T>> {
   const childEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...process.env, ...env })) if (value !== undefined) childEnv[name] = value;
   try {
@@ -22,10 +27,10 @@ export async function runAdmin(args: string[], env: Record<string, string | unde
     });
     running.child.stdin?.end(stdin);
     const { stdout, stderr } = await running;
-    return { code: 0, stdout, stderr, json: parse(stdout) };
+    return { code: 0, stdout, stderr, json: parse(stdout) as T };
   } catch (error) {
     const { code, stdout = '', stderr = '' } = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof code === 'number' ? code : 1, stdout, stderr, json: parse(stdout) };
+    return { code: typeof code === 'number' ? code : 1, stdout, stderr, json: parse(stdout) as T };
   }
 }
 
@@ -38,10 +43,10 @@ function parse(stdout: string): unknown {
 }
 
 /** Runs an admin command in this process, through the same code as the CLI's entry point. */
-export async function runAdminInProcess(args: string[], stdin = ''): Promise<CliResult> {
+export async function runAdminInProcess<T = unknown>(args: string[], stdin = ''): Promise<CliResult<T>> {
   const { runCli } = await import('../../server/admin/run');
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), stdin: async () => stdin });
-  return { code, stdout, stderr, json: parse(stdout) };
+  return { code, stdout, stderr, json: parse(stdout) as T };
 }

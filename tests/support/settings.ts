@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { Role } from '../../server/db/generated/enums';
 import { db } from '../../server/db/client';
+import type { inferRouterOutputs } from '@trpc/server';
 import { env } from '../../server/env';
+import type { SettingsRouter } from '../../server/settings/router';
 import { addMember } from '../../server/workspaces/members';
 import { loopbackAddress, requestFrom } from './loopback-client';
 
@@ -21,7 +23,8 @@ export interface SignInResult {
   /** The Cookie header a browser would send back, empty when sign-in failed. */
   cookie: string;
   setCookies: string[];
-  body: any;
+  /** better-auth's answer: the user, or a message why not. */
+  body: { user?: { email: string }; message?: string } | null;
   retryAfter: string | undefined;
 }
 
@@ -61,6 +64,21 @@ export async function signOut(baseUrl: string, cookie: string, origin = appOrigi
   return response.status;
 }
 
+type Outputs = inferRouterOutputs<SettingsRouter>;
+/** A procedure of the settings router by its dotted name, as its URL holds it: `keys.list`. */
+type SettingsPath = { [R in keyof Outputs]: `${R & string}.${keyof Outputs[R] & string}` }[keyof Outputs];
+type OutputOf<P extends SettingsPath> = P extends `${infer R extends keyof Outputs}.${infer Q}`
+  ? Q extends keyof Outputs[R]
+    ? Outputs[R][Q]
+    : never
+  : never;
+
+/** The error a settings call answers, as tRPC shapes it (server/settings/trpc.ts adds fieldErrors). */
+export interface SettingsError {
+  message: string;
+  data: { code: string; httpStatus: number; fieldErrors?: Record<string, string> };
+}
+
 /** The internal settings router as the page calls it: tRPC over HTTP, one call per request. */
 export function settingsClient(baseUrl: string, options: { cookie?: string; origin?: string | null } = {}) {
   const headers = (): Record<string, string> => {
@@ -70,15 +88,16 @@ export function settingsClient(baseUrl: string, options: { cookie?: string; orig
     if (origin !== null) result.origin = origin;
     return result;
   };
-  const read = async (response: Response) => {
-    const body: any = await response.json();
+  // One of data and error is there, as status says: typed as present, reading the absent one fails the test.
+  const read = async <P extends SettingsPath>(response: Response) => {
+    const body = (await response.json()) as { result: { data: OutputOf<P> }; error: SettingsError };
     return { status: response.status, data: body.result?.data, error: body.error };
   };
   return {
-    query: async (path: string, input: unknown) =>
-      read(await fetch(`${baseUrl}/api/internal/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: headers() })),
-    mutate: async (path: string, input: unknown) =>
-      read(
+    query: async <P extends SettingsPath>(path: P, input: unknown) =>
+      read<P>(await fetch(`${baseUrl}/api/internal/${path}?input=${encodeURIComponent(JSON.stringify(input))}`, { headers: headers() })),
+    mutate: async <P extends SettingsPath>(path: P, input: unknown) =>
+      read<P>(
         await fetch(`${baseUrl}/api/internal/${path}`, {
           method: 'POST',
           headers: { ...headers(), 'content-type': 'application/json' },

@@ -1,0 +1,60 @@
+import type { z } from 'zod';
+import type { attachmentSchema } from '../../server/schemas/attachment';
+import type { commentSchema } from '../../server/schemas/comment';
+import type { errorSchema, successSchema } from '../../server/schemas/common';
+import type { directUploadSchema } from '../../server/schemas/direct-upload';
+import type { labelSchema, memberSchema, statusSchema } from '../../server/schemas/lookups';
+import type { deletedTaskListSchema, taskListSchema, taskSchema } from '../../server/schemas/task';
+
+/** The public API's answers as the tests read them: the response schemas' own types. */
+export type Task = z.output<typeof taskSchema>;
+export type TaskList = z.output<typeof taskListSchema>;
+export type DeletedTaskList = z.output<typeof deletedTaskListSchema>;
+export type Comment = z.output<typeof commentSchema>;
+export type Attachment = z.output<typeof attachmentSchema>;
+export type DirectUpload = z.output<typeof directUploadSchema>;
+export type Status = z.output<typeof statusSchema>;
+export type Label = z.output<typeof labelSchema>;
+export type Member = z.output<typeof memberSchema>;
+export type Success = z.output<typeof successSchema>;
+export type ApiError = z.output<typeof errorSchema>;
+
+type Query = '' | `?${string}`;
+
+/** The success body of a GET of `path`, by the operation its shape names; `unknown` for anything else. */
+export type GetBody<P extends string> = P extends `/${string}/tasks/deleted${Query}`
+  ? DeletedTaskList
+  : P extends `/${string}/tasks/${string}/comments${Query}`
+    ? Comment[]
+    : P extends `/${string}/tasks/${string}/attachments/${string}`
+      ? Attachment
+      : P extends `/${string}/tasks/${string}`
+        ? Task
+        : P extends `/${string}/tasks${Query}`
+          ? TaskList
+          : P extends `/${string}/statuses${Query}`
+            ? Status[]
+            : P extends `/${string}/labels${Query}`
+              ? Label[]
+              : P extends `/${string}/members${Query}`
+                ? Member[]
+                : unknown;
+
+/** The success body of a POST to `path`. */
+export type PostBody<P extends string> = P extends `/${string}/tasks/${string}/comments`
+  ? Comment
+  : P extends `/${string}/tasks/${string}/attachments/uploads/${string}/complete`
+    ? Attachment
+    : P extends `/${string}/tasks/${string}/attachments/uploads`
+      ? DirectUpload
+      : P extends `/${string}/tasks/${string}/attachments`
+        ? Attachment
+        : P extends `/${string}/tasks`
+          ? Task
+          : unknown;
+
+/** The success body of a PATCH of `path`. */
+export type PatchBody<P extends string> = P extends `/${string}/tasks/${string}` ? Task : unknown;
+
+/** The success body of a DELETE of `path`. */
+export type DeleteBody<P extends string> = P extends `/${string}/tasks/${string}` ? Success : unknown;
