@@ -13,6 +13,11 @@ export const outsideProjectScope = (slug: string) => `API key does not have acce
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable';
 
+/** Longer request targets answer 414 (Node's own limit, on the whole head, is 16 KiB). */
+export const MAX_TARGET_LENGTH = 8 * 1024;
+export const TARGET_TOO_LONG = `Request target longer than ${MAX_TARGET_LENGTH} characters`;
+export const HEADERS_TOO_LARGE = 'Request header fields too large';
+
 export const MAX_JSON_VALUES = 1_000;
 export const BODY_TOO_LARGE = 'Request body too large';
 export const JSON_CONTENT_TYPE = 'Content-Type must be application/json';

@@ -1,6 +1,7 @@
 import { generateOpenApiDocument, type OpenAPIObject } from 'trpc-to-openapi';
 import { env } from '../env';
 import {
+  HEADERS_TOO_LARGE,
   IDEMPOTENCY_KEY_HEADER,
   IDEMPOTENCY_KEY_IN_PROGRESS,
   IDEMPOTENCY_KEY_REUSED,
@@ -10,6 +11,7 @@ import {
   outsideProjectScope,
   PROJECT_NOT_FOUND,
   SERVICE_UNAVAILABLE,
+  TARGET_TOO_LONG,
   TOO_MANY_REQUESTS,
 } from './messages';
 import { procedureMetas, type PublicMeta } from './operation';
@@ -199,12 +201,24 @@ function responses(operation: Operation, meta: PublicMeta, idempotent: boolean):
     result['409'] = errorResponse(409, [IDEMPOTENCY_KEY_IN_PROGRESS], [...keyed, 'Retry-After'], note);
   }
   if (errors[413]) result['413'] = errorResponse(413, errors[413], keyed);
+  result['414'] = errorResponse(
+    414,
+    [TARGET_TOO_LONG],
+    ['X-Request-Id'],
+    'The path and query together are too long; answered before the key is checked',
+  );
   if (errors[415]) result['415'] = errorResponse(415, errors[415], keyed);
   if (idempotent) {
     const note = 'The `Idempotency-Key` was sent before with another method, path or body';
     result['422'] = errorResponse(422, [IDEMPOTENCY_KEY_REUSED], keyed, note);
   }
   result['429'] = errorResponse(429, [TOO_MANY_REQUESTS], [...keyed, 'Retry-After']);
+  result['431'] = errorResponse(
+    431,
+    [HEADERS_TOO_LARGE],
+    ['X-Request-Id'],
+    'The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit',
+  );
   result['500'] = errorResponse(500, [INTERNAL_ERROR_MESSAGE], ['X-Request-Id'], 'The details are logged with the X-Request-Id');
   result['503'] = errorResponse(
     503,
@@ -273,7 +287,7 @@ function webhooksSection() {
     ['webhook-timestamp', 'Unix seconds when the attempt was signed.', '1795473269'],
     [
       'webhook-signature',
-      '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`.',
+      '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`; for 24 hours after a rotation a second, under the secret it replaced, space-separated: verify with either.',
       'v1,cHTvpslqSOJqcTdFRHoxUjejKe0BYA+cNEEifytA0zc=',
     ],
   ].map(([name, description, example]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));

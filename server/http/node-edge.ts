@@ -1,9 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import { logEvent } from '../log';
 import { resolveClientAddress } from './client-address';
 import { INTERNAL_ERROR, type PublicError } from '../api/errors';
+import { HEADERS_TOO_LARGE, MAX_TARGET_LENGTH, TARGET_TOO_LONG } from '../api/messages';
 import { lingerAfterAnswer } from './linger';
 import { requestUrl, sendWebResponse, toWebRequest } from './node-bridge';
 import { handleMcpRequest, MCP_PATH } from './mcp';
@@ -11,8 +13,6 @@ import { isPublicApiPath, normalizePath } from './paths';
 import { handlePublicRequest } from './public-api';
 import { isUploadPath, serveUpload } from './direct-upload';
 
-/** Longer request targets answer 414 (Node's own limit, on the whole head, is 16 KiB). */
-const MAX_TARGET_LENGTH = 8 * 1024;
 // Methods no route of the app answers, refused before any handler sees them.
 const REFUSED_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 const EDGE_HEADERS = { 'Content-Type': 'application/json', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'no-store' };
@@ -40,7 +40,7 @@ export function createEdgeListener(options: EdgeOptions) {
     const method = incoming.method ?? 'GET';
     // `OPTIONS *` and absolute-form targets: this server answers paths only.
     if (!target.startsWith('/')) return answer(outgoing, 400, 'Request target must be a path starting with /');
-    if (target.length > MAX_TARGET_LENGTH) return answer(outgoing, 414, `Request target longer than ${MAX_TARGET_LENGTH} characters`);
+    if (target.length > MAX_TARGET_LENGTH) return answer(outgoing, 414, TARGET_TOO_LONG);
     if (REFUSED_METHODS.has(method)) return answer(outgoing, 405, `Method ${method} is not allowed`);
 
     const client = resolveClientAddress(incoming.headers['x-forwarded-for'], incoming.socket.remoteAddress, options.trustedProxies);
@@ -71,15 +71,16 @@ export function createEdgeListener(options: EdgeOptions) {
   };
 }
 
-function answer(outgoing: ServerResponse, statusCode: number, message: string): void {
+function answer(outgoing: ServerResponse, statusCode: number, message: string, requestId = randomUUID()): void {
   const body = JSON.stringify({ statusCode, message } satisfies PublicError);
-  outgoing.writeHead(statusCode, { ...EDGE_HEADERS, 'Content-Length': Buffer.byteLength(body) }).end(body);
+  outgoing.writeHead(statusCode, { ...EDGE_HEADERS, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(body) }).end(body);
 }
 
 function failed(outgoing: ServerResponse, error: unknown): void {
-  logEvent('error', 'http.edge_failed', { error });
+  const requestId = randomUUID();
+  logEvent('error', 'http.edge_failed', { requestId, error });
   if (!outgoing.headersSent) {
-    answer(outgoing, INTERNAL_ERROR.statusCode, INTERNAL_ERROR.message);
+    answer(outgoing, INTERNAL_ERROR.statusCode, INTERNAL_ERROR.message, requestId);
     return;
   }
   outgoing.destroy();
@@ -98,14 +99,19 @@ export function answerClientErrors(server: Server): void {
     const statusCode = clientErrorStatus(error);
     const message =
       statusCode === 414
-        ? 'Request target too long'
+        ? TARGET_TOO_LONG
         : statusCode === 431
-          ? 'Request header fields too large'
+          ? HEADERS_TOO_LARGE
           : statusCode === 408
             ? 'Request timed out'
             : 'Malformed request';
     const body = JSON.stringify({ statusCode, message } satisfies PublicError);
-    const headers = Object.entries({ ...EDGE_HEADERS, 'Content-Length': Buffer.byteLength(body), Connection: 'close' })
+    const headers = Object.entries({
+      ...EDGE_HEADERS,
+      'X-Request-Id': randomUUID(),
+      'Content-Length': Buffer.byteLength(body),
+      Connection: 'close',
+    })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
     socket.end(`HTTP/1.1 ${statusCode} ${STATUS_CODES[statusCode]}\r\n${headers}\r\n${body}`);

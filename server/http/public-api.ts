@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { admit, type RequestState } from '../api/access';
-import { JSON_CONTENT_TYPE, unknownFields, UPLOAD_AS_MULTIPART } from '../api/messages';
+import { JSON_CONTENT_TYPE, MAX_TARGET_LENGTH, TARGET_TOO_LONG, unknownFields, UPLOAD_AS_MULTIPART } from '../api/messages';
 import { findRoute, type HttpMethod } from '../api/routes';
 import { AppError, badRequest } from '../errors';
 import { readLimitedBody } from './body';
@@ -30,6 +30,9 @@ const NOT_FOUND: PublicError = { statusCode: 404, message: 'Not found' };
 export async function handlePublicRequest(req: Request): Promise<Response> {
   const state: RequestState = { requestId: randomUUID(), clientAddress: clientAddress(req.headers), headers: req.headers };
   const url = new URL(req.url);
+  // npm start's edge refuses these first; on Vercel this is where they stop.
+  if (url.pathname.length + url.search.length > MAX_TARGET_LENGTH)
+    return errorResponse(state, { statusCode: 414, message: TARGET_TOO_LONG });
   const path = normalizePath(url.pathname).slice(PUBLIC_API_PREFIX.length);
   // HEAD is GET without the body, which the server leaves out when it sends the answer.
   const method = req.method === 'HEAD' ? 'GET' : req.method;

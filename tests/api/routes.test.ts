@@ -3,6 +3,7 @@ import { procedureMetas } from '../../server/api/operation';
 import { publicRouter } from '../../server/api/router';
 import { findRoute } from '../../server/api/routes';
 import { useApi } from '../support/api';
+import { GET as routeFileGet } from '../../app/v1/public/[...path]/route';
 
 const api = useApi();
 
@@ -31,5 +32,14 @@ describe('the route table', () => {
       expect(answer.status).toBe(405);
       expect(answer.headers.get('allow')).toMatch(/^GET\b/);
     }
+  });
+});
+
+describe('request targets', () => {
+  it('over 8 KiB answer 414 from the route file itself, as on Vercel where no edge of ours stands in front', async () => {
+    const response = await routeFileGet(new Request(`http://localhost/v1/public/web/tasks?search=${'a'.repeat(9000)}`));
+
+    expect(response.status).toBe(414);
+    expect(await response.json()).toEqual({ statusCode: 414, message: 'Request target longer than 8192 characters' });
   });
 });

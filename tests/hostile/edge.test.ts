@@ -154,6 +154,7 @@ describe('odd methods and targets', () => {
 
     expect(response.status).toBe(414);
     expect(await response.json()).toEqual({ statusCode: 414, message: 'Request target longer than 8192 characters' });
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('a request head over 16 KiB answers 431 in the error shape', async () => {
@@ -164,6 +165,7 @@ describe('odd methods and targets', () => {
 
     expect(response.status).toBe(431);
     expect(JSON.parse(response.body)).toEqual({ statusCode: 431, message: 'Request header fields too large' });
+    expect(response.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it('a request Node cannot parse answers 400 in the error shape', async () => {
