@@ -9,6 +9,7 @@ import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
 import { downloadUrl, withDownloadUrl, type AttachmentRow } from './attachments';
 import { cleanFilename } from './filename';
 import { mimeTypeOf } from './mime-type';
+import { announcedWrite } from '../webhooks/announced-write';
 import { enqueueEvent, eventWanted } from '../webhooks/events';
 
 export interface IncomingFile {
@@ -104,8 +105,7 @@ function addAttachmentStatement(project: ProjectRef, taskId: string, file: Store
 }
 
 /**
- * Writes the row once the bytes are stored, in one statement; in a transaction only
- * when an endpoint wants the event or the caller adds work of its own. The task may
+ * Writes the row once the bytes are stored, in one statement (announced-write.ts). The task may
  * have been deleted in between (its delete locks the row, so an insert under way
  * then fails on the foreign key): the file goes too and the client learns the task
  * is gone. The download link is made first, so that `inTransaction` sees the whole
@@ -120,23 +120,20 @@ export async function recordAttachment(
 ) {
   try {
     const url = await downloadUrl(file);
-    const add = async (runner: Pick<Prisma.TransactionClient, '$queryRaw'>, alone: boolean) => {
-      const [row] = await runner.$queryRaw<AddedRow[]>(addAttachmentStatement(project, taskId, file, alone));
-      const { number, event_wanted: wanted, ...added } = row!;
-      if (number === null) throw notFound(TASK_NOT_FOUND);
-      return { number, wanted, created: added.id ? (added as AttachmentRow) : null };
-    };
-    if (!inTransaction) {
-      const { created } = await add(db, true);
-      if (created) return withDownloadUrl(created, url);
-    }
-    return await db.$transaction(async (tx) => {
-      const { number, wanted, created } = await add(tx, false);
-      if (wanted) await announceAttachment(tx, project, { ...created!, taskId, task: { number } });
-      const attachment = withDownloadUrl(created!, url);
-      await inTransaction?.(tx, attachment);
-      return attachment;
-    });
+    return await announcedWrite(
+      db,
+      {
+        async write(runner, alone) {
+          const [row] = await runner.$queryRaw<AddedRow[]>(addAttachmentStatement(project, taskId, file, alone));
+          const { number, event_wanted: wanted, ...added } = row!;
+          if (number === null) throw notFound(TASK_NOT_FOUND);
+          return { wanted, row: added.id ? { ...(added as AttachmentRow), taskId, task: { number } } : null };
+        },
+        announce: (tx, created) => announceAttachment(tx, project, created),
+        answer: (created) => withDownloadUrl(created, url),
+      },
+      inTransaction,
+    );
   } catch (error) {
     discardFile(file);
     throw isForeignKeyViolation(error) ? notFound(TASK_NOT_FOUND) : error;

@@ -7,6 +7,7 @@ import { Prisma } from '../db/generated/client';
 import { notFound } from '../errors';
 import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
 import { taskCondition } from '../tasks/locate';
+import { announcedWrite } from '../webhooks/announced-write';
 import { enqueueEvent, eventWanted } from '../webhooks/events';
 
 const commentSelect = { id: true, content: true, authorName: true, createdAt: true, updatedAt: true } as const;
@@ -54,8 +55,7 @@ export function addCommentStatement(
 
 /**
  * A comment posted through the API is attributed to the key's name as it is now.
- * One statement finds the task and adds the comment; when an endpoint wants the
- * event, or the caller adds work of its own, it runs in a transaction with them.
+ * One statement finds the task and adds the comment (announced-write.ts).
  */
 export async function addComment(
   db: Db,
@@ -67,24 +67,19 @@ export async function addComment(
 ) {
   const condition = taskCondition(project, taskId);
   if (!condition) throw notFound(TASK_NOT_FOUND);
-  const add = async (runner: Pick<Prisma.TransactionClient, '$queryRaw'>, alone: boolean) => {
-    const [row] = await runner.$queryRaw<AddedRow[]>(addCommentStatement(principal, project, condition, content, alone));
-    const { task_id: id, number, event_wanted: wanted, ...added } = row!;
-    if (!id) throw notFound(TASK_NOT_FOUND);
-    return {
-      task: { id, externalId: `${project.keyPrefix}-${number}` },
-      wanted,
-      comment: added.id ? toComment(added as CommentRow) : null,
-    };
-  };
-  if (!inTransaction) {
-    const { comment } = await add(db, true);
-    if (comment) return comment;
-  }
-  return db.$transaction(async (tx) => {
-    const { comment, task, wanted } = await add(tx, false);
-    if (wanted) await enqueueEvent(tx, project, 'comment.created', { comment: comment!, task });
-    await inTransaction?.(tx, comment!);
-    return comment!;
-  });
+  return announcedWrite(
+    db,
+    {
+      async write(runner, alone) {
+        const [row] = await runner.$queryRaw<AddedRow[]>(addCommentStatement(principal, project, condition, content, alone));
+        const { task_id: id, number, event_wanted: wanted, ...added } = row!;
+        if (!id) throw notFound(TASK_NOT_FOUND);
+        const task = { id, externalId: `${project.keyPrefix}-${number}` };
+        return { wanted, row: added.id ? { comment: toComment(added as CommentRow), task } : null };
+      },
+      announce: (tx, created) => enqueueEvent(tx, project, 'comment.created', created),
+      answer: ({ comment }) => comment,
+    },
+    inTransaction,
+  );
 }
