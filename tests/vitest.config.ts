@@ -11,7 +11,7 @@ export default defineConfig({
     // The fault tests run on their own, once: tests/faults/vitest.config.ts.
     exclude: ['tests/bench/**', 'tests/faults/**', 'node_modules/**'],
     globalSetup: ['tests/support/global-setup.ts'],
-    setupFiles: ['tests/support/database.ts'],
+    setupFiles: ['tests/support/database.ts', 'tests/support/data-dir.ts'],
     pool: 'forks',
     maxWorkers: 2,
     testTimeout: 30_000,

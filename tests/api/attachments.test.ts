@@ -1,8 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import { MAX_UPLOAD_BYTES } from '../../server/schemas/attachment';
 import { recordAttachment, storeFile } from '../../server/attachments/upload';
@@ -13,7 +11,6 @@ import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
 
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-attachments-'));
 // Dozens of requests from one key: the per-key limit has its own tests.
 process.env.RATE_LIMIT_PER_MINUTE = '10000';
 
@@ -42,7 +39,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await settleStorage();
   await server.close();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 async function createTask(projectSlug = 'web'): Promise<{ id: string; externalId: string }> {

@@ -1,11 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleKeyUsage } from '../../server/auth/last-used';
 import { db } from '../../server/db/client';
-import { env } from '../../server/env';
 import { revokeApiKey } from '../../server/keys/manage';
 import { SCOPES, type Scope } from '../../server/keys/scopes';
 import { generateKeySecret, hashKey } from '../../server/keys/key-format';
@@ -15,7 +11,6 @@ import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
 
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-authorization-'));
 // The per-key limit has its own tests; here every key may make as many requests as it needs.
 process.env.RATE_LIMIT_PER_MINUTE = '100000';
 
@@ -181,7 +176,6 @@ afterAll(async () => {
   await settleStorage();
   await settleKeyUsage();
   await server.close();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 async function send(endpoint: Endpoint, target: Target, headers: Record<string, string>) {

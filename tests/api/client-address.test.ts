@@ -1,8 +1,4 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { env } from '../../server/env';
 import { startTestServer, type TestServer } from '../support/http';
 import { awayFromWindowEdge } from '../support/limit-window';
 import { badKeyRequest, loopbackAddress, statusesOf } from '../support/loopback-client';
@@ -11,7 +7,6 @@ import { badKeyRequest, loopbackAddress, statusesOf } from '../support/loopback-
 delete process.env.REDIS_URL;
 delete process.env.UPSTASH_REDIS_REST_URL;
 delete process.env.UPSTASH_REDIS_REST_TOKEN;
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-client-address-'));
 
 const BAD_KEY_LIMIT = 30;
 
@@ -26,7 +21,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await direct.close();
   await behindTwoProxies.close();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 describe('client address for the bad-key limit', () => {

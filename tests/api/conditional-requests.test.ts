@@ -1,20 +1,13 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
-import { env } from '../../server/env';
 import { settleStorage } from '../../server/storage/storage';
 import { useApi } from '../support/api';
-
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-conditional-'));
 
 const api = useApi();
 const CHANGED = { statusCode: 412, message: 'Task was changed since you read it (ETag mismatch)' };
 
 afterAll(async () => {
   await settleStorage();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 async function create(body: Record<string, unknown> = { title: 'Conditional' }) {

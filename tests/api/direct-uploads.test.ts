@@ -2,8 +2,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as uploadRoute from '../../app/storage/uploads/[id]/route';
 import { db } from '../../server/db/client';
@@ -15,7 +13,6 @@ import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
 
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-direct-uploads-'));
 // Dozens of requests from one key: the per-key limit is counted with a fresh key below.
 process.env.RATE_LIMIT_PER_MINUTE = '10000';
 
@@ -40,7 +37,6 @@ afterEach(() => {
 afterAll(async () => {
   await settleStorage();
   await server.close();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 function storageDir(): string {

@@ -1,16 +1,11 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleKeyUsage } from '../../server/auth/last-used';
-import { env } from '../../server/env';
 import { settleStorage } from '../../server/storage/storage';
 import { apiClient, errorOf, type Answer } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
 
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-fuzz-'));
 // Hundreds of requests from one key.
 process.env.RATE_LIMIT_PER_MINUTE = '1000000';
 
@@ -39,7 +34,6 @@ afterAll(async () => {
   await settleStorage();
   await settleKeyUsage();
   await server.close();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 /** The property every response must hold; a failed expect fails the property. */

@@ -1,7 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { db } from '../../server/db/client';
@@ -13,14 +11,11 @@ import { useApi } from '../support/api';
 import { rawRequest } from '../support/raw-http';
 import { awayFromWindowEdge } from '../support/limit-window';
 
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-idempotency-'));
-
 const api = useApi();
 
 afterAll(async () => {
   await settleSweep();
   await settleStorage();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 const INVALID_KEY = { statusCode: 400, message: 'Idempotency-Key: must be 1 to 255 printable ASCII characters' };

@@ -1,9 +1,5 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { settleKeyUsage } from '../../server/auth/last-used';
-import { env } from '../../server/env';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
@@ -13,7 +9,6 @@ process.env.REDIS_URL = 'redis://127.0.0.1:1';
 process.env.RATE_LIMIT_PER_MINUTE = '5';
 delete process.env.UPSTASH_REDIS_REST_URL;
 delete process.env.UPSTASH_REDIS_REST_TOKEN;
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-rate-limit-down-'));
 
 let server: TestServer;
 let fixture: WorkspaceFixture;
@@ -29,7 +24,6 @@ afterAll(async () => {
   await settleKeyUsage();
   await server.close();
   vi.restoreAllMocks();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 it('with the limiter store unreachable, requests are served and no remaining figure is invented', async () => {

@@ -1,10 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleKeyUsage } from '../../server/auth/last-used';
-import { env } from '../../server/env';
 import { settleStorage } from '../../server/storage/storage';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
@@ -16,7 +12,6 @@ process.env.RATE_LIMIT_PER_MINUTE = '5';
 delete process.env.REDIS_URL;
 delete process.env.UPSTASH_REDIS_REST_URL;
 delete process.env.UPSTASH_REDIS_REST_TOKEN;
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-rate-limit-'));
 
 const LIMIT = 5;
 const BAD_KEY_LIMIT = 30;
@@ -34,7 +29,6 @@ afterAll(async () => {
   await settleStorage();
   await settleKeyUsage();
   await server.close();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 /** A client address unique per call, as the proxy in front (the test server trusts one) reports it. */

@@ -1,17 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleKeyUsage } from '../../server/auth/last-used';
-import { env } from '../../server/env';
 import { settleStorage } from '../../server/storage/storage';
 import { useApi } from '../support/api';
 import { errorOf, type Answer } from '../support/client';
 import { callTool, mcpClient } from '../support/mcp';
-
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-mcp-calls-'));
 
 const api = useApi();
 let mcp: Client;
@@ -24,7 +18,6 @@ afterAll(async () => {
   await mcp.close();
   await settleStorage();
   await settleKeyUsage();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 async function call(name: string, args: Record<string, unknown>) {

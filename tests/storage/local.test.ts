@@ -1,13 +1,9 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { env } from '../../server/env';
 import { createLocalStore } from '../../server/storage/local';
 import type { BlobStore } from '../../server/storage/storage';
 import { startTestServer, type TestServer } from '../support/http';
-
-process.env.DATA_DIR = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-local-store-'));
 
 /** The local store's folder: these tests never configure Vercel Blob. */
 function storageDir(): string {
@@ -31,7 +27,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server.close();
-  fs.rmSync(env().dataDir, { recursive: true, force: true });
 });
 
 const linkFor = (expiresAt: Date) => store.downloadUrl(file, expiresAt);
