@@ -5,6 +5,7 @@ import {
   deleteEndpoint,
   listDeliveries,
   listEndpoints,
+  previousSecretSignsUntil,
   resendDelivery,
   rotateSecret,
   setEndpointEnabled,
@@ -26,10 +27,7 @@ function toEndpointView(endpoint: Endpoint) {
     disabledAt: endpoint.disabledAt?.toISOString() ?? null,
     disabledReason: endpoint.disabledReason,
     /** Until when the secret the last rotation replaced still signs beside the new one; null once it does not. */
-    previousSecretExpiresAt:
-      endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > new Date()
-        ? endpoint.previousSecretExpiresAt.toISOString()
-        : null,
+    previousSecretExpiresAt: previousSecretSignsUntil(endpoint)?.toISOString() ?? null,
   };
 }
 

@@ -6,6 +6,7 @@ import type { Db } from '../db/client';
 import { env } from '../env';
 import { DELIVER_JOB } from './events';
 import { guardedLookup, isForbiddenAddress, privateAddressesAllowed } from './address';
+import { previousSecretSignsUntil } from './endpoints';
 import { openSecret } from './secret';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -60,7 +61,7 @@ function signatures(
   at: Date,
   payload: string,
 ): string {
-  const previous = endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > at ? endpoint.previousSecretSealed : null;
+  const previous = previousSecretSignsUntil(endpoint, at) ? endpoint.previousSecretSealed : null;
   return [endpoint.secretSealed, previous]
     .flatMap((sealed) => (sealed ? [new Webhook(openSecret(sealed)).sign(messageId, at, payload)] : []))
     .join(' ');

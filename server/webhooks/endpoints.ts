@@ -119,6 +119,12 @@ async function findEndpoint(db: Db, workspaceId: string, id: string) {
 /** How long a secret a rotation replaced keeps signing beside the new one: Svix's day. */
 export const PREVIOUS_SECRET_GRACE_MS = 24 * 3_600_000;
 
+/** Until when the secret the last rotation replaced still signs beside the new one, as of `at`; null once it does not. */
+export function previousSecretSignsUntil(endpoint: { previousSecretExpiresAt: Date | null }, at = new Date()): Date | null {
+  const until = endpoint.previousSecretExpiresAt;
+  return until && until > at ? until : null;
+}
+
 /**
  * A new signing secret, returned once. The old one signs beside it for a day, so a
  * receiver can take the new one without failing a delivery; with `expirePrevious`
