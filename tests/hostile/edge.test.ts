@@ -183,17 +183,33 @@ describe('early answers to a body', () => {
     return form;
   };
 
-  it.each([12_000_000, 30_000_000])("an upload of %i bytes gets its 413, read by Node's fetch", async (bytes) => {
+  it.each([
+    [12_000_000, 'keep-alive'],
+    [30_000_000, 'keep-alive'],
+    [12_000_000, 'close'],
+    [30_000_000, 'close'],
+  ])("an upload of %i bytes with Connection: %s gets its 413, read by Node's fetch", async (bytes, connection) => {
     const task = await apiClient(app.baseUrl, key).post('/web/tasks', { title: 'Upload target' });
 
     const response = await fetch(`${app.baseUrl}/v1/public/web/tasks/${task.body.id}/attachments`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${key}` },
+      headers: { authorization: `Bearer ${key}`, connection },
       body: uploadOf(bytes),
     });
 
     expect(response.status).toBe(413);
     expect(((await response.json()) as { statusCode: number }).statusCode).toBe(413);
+  });
+
+  it("an upload without a key, with Connection: close, gets its 401, read by Node's fetch", async () => {
+    const response = await fetch(`${app.baseUrl}/v1/public/web/tasks/WEB-1/attachments`, {
+      method: 'POST',
+      headers: { connection: 'close' },
+      body: uploadOf(5_000_000),
+    });
+
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual(INVALID_KEY);
   });
 
   it("an upload without a key gets its 401, read by Node's fetch", async () => {
