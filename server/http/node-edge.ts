@@ -5,7 +5,7 @@ import type { Socket } from 'node:net';
 import { logEvent } from '../log';
 import { resolveClientAddress } from './client-address';
 import { INTERNAL_ERROR, type PublicError } from '../api/errors';
-import { HEADERS_TOO_LARGE, MAX_TARGET_LENGTH, TARGET_TOO_LONG } from '../api/messages';
+import { HEADERS_TOO_LARGE, MAX_TARGET_LENGTH, TARGET_TOO_LONG, UPLOAD_DEADLINE_S } from '../api/messages';
 import { lingerAfterAnswer } from './linger';
 import { requestUrl, sendWebResponse, toWebRequest } from './node-bridge';
 import { handleMcpRequest, MCP_PATH } from './mcp';
@@ -35,7 +35,7 @@ export interface EdgeOptions {
  */
 export function createEdgeListener(options: EdgeOptions) {
   return (incoming: IncomingMessage, outgoing: ServerResponse): void => {
-    outgoing.once('finish', () => lingerAfterAnswer(incoming));
+    lingerAfterAnswer(incoming, outgoing);
     const target = incoming.url ?? '';
     const method = incoming.method ?? 'GET';
     // `OPTIONS *` and absolute-form targets: this server answers paths only.
@@ -86,11 +86,20 @@ function failed(outgoing: ServerResponse, error: unknown): void {
   outgoing.destroy();
 }
 
+// A request's head must arrive within this (Node's default is 60 s): a client that sends it slowly holds a socket.
+const HEADERS_TIMEOUT_MS = 20_000;
+// Node's own bound on a whole request, a backstop past the routes' own body deadlines (exchange.ts).
+const REQUEST_TIMEOUT_MS = (UPLOAD_DEADLINE_S + 10) * 1000;
+
 /**
- * Requests Node's parser refuses before any listener sees them (a malformed head,
- * one over the size limit, an unknown method) also answer in the API's error shape.
+ * The server's own bounds on time: a head within 20 s, a whole request within the
+ * longest body deadline and a little more, past which Node answers 408 (below).
+ * And requests Node's parser refuses before any listener sees them (a malformed
+ * head, one over the size limit, an unknown method) answer in the API's error shape.
  */
 export function answerClientErrors(server: Server): void {
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  server.requestTimeout = REQUEST_TIMEOUT_MS;
   server.on('clientError', (error: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket) => {
     if (error.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
