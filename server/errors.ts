@@ -8,6 +8,7 @@ export type AppErrorKind =
   | 'forbidden'
   | 'not_found'
   | 'method_not_allowed'
+  | 'request_timeout'
   | 'conflict'
   | 'precondition_failed'
   | 'payload_too_large'

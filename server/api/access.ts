@@ -1,5 +1,6 @@
 import { authenticateKey, readPresentedKey, type ApiPrincipal, type KeyProject } from '../auth/api-key';
 import { markKeyUsed } from '../auth/last-used';
+import type { AnswerMemory } from './answer-memory';
 import { db } from '../db/client';
 import { AppError, forbidden, notFound } from '../errors';
 import type { Scope } from '../keys/scopes';
@@ -22,8 +23,13 @@ export interface RequestState {
   authenticated?: Authenticated;
   /** The entity tag of the task the answer carries (server/tasks/etag.ts), sent as ETag. */
   etag?: string;
-  /** Gives back the answer memory a large page reserved (server/api/answer-memory.ts). */
-  releaseMemory?: () => void;
+  /** Where a large answer reserves room for its text until it has been written out. */
+  answerMemory: AnswerMemory;
+  /**
+   * The rate limit's decision on the request that carries this one, counted already:
+   * an MCP message's first tool call is counted as its POST was.
+   */
+  counted?: RateLimitDecision;
   /** The Idempotency-Key this request claimed, whose answer its write records (server/api/idempotency.ts). */
   idempotency?: RequestClaim;
 }
@@ -71,21 +77,26 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
  */
 async function authenticate(state: RequestState, projectSlug: string): Promise<Authenticated> {
   const found = await findKey(state, projectSlug);
-  state.rateLimit = await limits().perKey.limit(found.principal.keyId);
-  state.rateLimitPolicy = 'per-key';
-  if (!state.rateLimit.success) throw new AppError('too_many_requests', TOO_MANY_REQUESTS);
-  markKeyUsed(db(), found.principal.keyId, (error) => logEvent('error', 'api_key.mark_used_failed', { error }));
+  await count(state, found.principal);
   return found;
 }
 
 /**
- * The key's principal, without counting it against the key's limit: for a request
- * that runs no operation itself, such as an MCP message whose tool calls are each
- * admitted (and counted) on their own. Bad keys are refused and counted per address
- * exactly as in `admit`.
+ * The key's principal, counted against its limit, for a request that names no
+ * project: an MCP message, whose tool calls are then each admitted on their own.
+ * Bad keys are refused and counted per address exactly as in `admit`.
  */
 export async function identify(state: RequestState): Promise<ApiPrincipal> {
-  return (await findKey(state, '')).principal;
+  const { principal } = await findKey(state, '');
+  await count(state, principal);
+  return principal;
+}
+
+async function count(state: RequestState, principal: ApiPrincipal): Promise<void> {
+  state.rateLimit = state.counted ?? (await limits().perKey.limit(principal.keyId));
+  state.rateLimitPolicy = 'per-key';
+  if (!state.rateLimit.success) throw new AppError('too_many_requests', TOO_MANY_REQUESTS);
+  markKeyUsed(db(), principal.keyId, (error) => logEvent('error', 'api_key.mark_used_failed', { error }));
 }
 
 async function findKey(state: RequestState, projectSlug: string): Promise<Authenticated> {

@@ -16,6 +16,7 @@ const STATUS: Record<AppErrorKind, number> = {
   forbidden: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   conflict: 409,
   precondition_failed: 412,
   payload_too_large: 413,

@@ -20,6 +20,12 @@ export const HEADERS_TOO_LARGE = 'Request header fields too large';
 
 export const MAX_JSON_VALUES = 1_000;
 export const BODY_TOO_LARGE = 'Request body too large';
+/** A request body must have arrived whole this long after its head; an upload's file, within UPLOAD_DEADLINE_S. */
+export const BODY_DEADLINE_S = 30;
+export const UPLOAD_DEADLINE_S = 120;
+export const BODY_TOO_SLOW = `Request body not received in time: a body must arrive within ${BODY_DEADLINE_S} s, a file upload within ${UPLOAD_DEADLINE_S} s`;
+export const ANSWERS_TOO_LARGE_MIB = 32;
+export const ANSWERS_TOO_LARGE = `The answers of one request may hold at most ${ANSWERS_TOO_LARGE_MIB} MiB of text together: send this call in a request of its own`;
 export const JSON_CONTENT_TYPE = 'Content-Type must be application/json';
 export const BODY_NOT_JSON = 'Request body is not valid JSON';
 export const BODY_NOT_OBJECT = 'Request body must be a JSON object';

@@ -4,6 +4,7 @@ import { env } from '../env';
 import { logEvent } from '../log';
 import { trackQueuedDeliveries } from '../webhooks/request-scope';
 import { runDueWebhooks } from '../webhooks/worker';
+import { aroundBoundedRoute } from './exchange';
 
 /**
  * How long the run after a response may take: well within the shortest time limit
@@ -18,7 +19,7 @@ const AFTER_RESPONSE_RUN_MS = 30_000;
  * Cron call. Under npm start and npm run dev the resident worker takes it at once.
  */
 export function deliveringAfterResponse(handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
-  return async (req) => {
+  return aroundBoundedRoute(handler, async (req) => {
     const config = env();
     if (config.webhookResidentWorker || config.database.kind !== 'postgres') return handler(req);
     const { url } = config.database;
@@ -31,5 +32,5 @@ export function deliveringAfterResponse(handler: (req: Request) => Promise<Respo
       );
     }
     return result;
-  };
+  });
 }

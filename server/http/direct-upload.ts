@@ -5,7 +5,7 @@ import { env } from '../env';
 import { AppError, badRequest, forbidden, notFound } from '../errors';
 import { storage } from '../storage/storage';
 import { UPLOAD_PATH, verifyUpload } from '../storage/signed-url';
-import { cappedChunks, holdStreamedBody } from './body';
+import { boundedRoute, type Exchange } from './exchange';
 
 const LINK_REFUSED = 'Upload link expired or invalid';
 const UPLOAD_INCOMPLETE = 'Request body ended before the upload was complete';
@@ -25,11 +25,11 @@ export function isUploadPath(path: string): boolean {
  * edge (node-edge.ts) and by the App Router route under `next dev`. The bytes
  * stream to the file as they come, counted against the announced size: a longer
  * body is refused (413) as soon as it passes it, from Content-Length or while it
- * streams, and nothing is kept. Holds what streaming does of the body budget.
+ * streams, and nothing is kept. Each chunk holds its bytes in the body budget until written.
  */
-export async function serveUpload(req: Request): Promise<Response> {
+export const serveUpload = boundedRoute(async (req, exchange) => {
   try {
-    return await receive(req);
+    return await receive(req, exchange);
   } catch (error) {
     const refused = answerError(error, 'storage.upload_failed', {});
     return Response.json(refused, {
@@ -37,9 +37,9 @@ export async function serveUpload(req: Request): Promise<Response> {
       headers: { ...HEADERS, ...(refused.statusCode === 405 && { Allow: ALLOW }) },
     });
   }
-}
+});
 
-async function receive(req: Request): Promise<Response> {
+async function receive(req: Request, exchange: Exchange): Promise<Response> {
   if (req.method === 'OPTIONS') {
     return new Response(null, {
       status: 204,
@@ -59,20 +59,15 @@ async function receive(req: Request): Promise<Response> {
   if (env().storage.kind !== 'local') throw notFound(UPLOAD_NOT_FOUND);
 
   const declared = Number(req.headers.get('content-length') ?? Number.NaN);
-  const release = await holdStreamedBody();
-  try {
-    const size = await receiveUpload(db(), uploadId, (slot) => {
-      if (declared > slot.size) throw new AppError('payload_too_large', largerThanAnnounced(slot.size));
-      const chunks = cappedChunks(req.body, slot.size, {
-        tooLarge: () => new AppError('payload_too_large', largerThanAnnounced(slot.size)),
-        cutShort: () => badRequest(UPLOAD_INCOMPLETE),
-      });
-      return storage().put(slot.key, streamOf(chunks), slot.contentType);
+  const size = await receiveUpload(db(), uploadId, (slot) => {
+    if (declared > slot.size) throw new AppError('payload_too_large', largerThanAnnounced(slot.size));
+    const chunks = exchange.streamBody(req, slot.size, {
+      tooLarge: () => new AppError('payload_too_large', largerThanAnnounced(slot.size)),
+      cutShort: () => badRequest(UPLOAD_INCOMPLETE),
     });
-    return Response.json({ size }, { status: 200, headers: HEADERS });
-  } finally {
-    release();
-  }
+    return storage().put(slot.key, streamOf(chunks), slot.contentType);
+  });
+  return Response.json({ size }, { status: 200, headers: HEADERS });
 }
 
 /** The chunks as a web stream that pulls one at a time: nothing is read ahead of the disk. */

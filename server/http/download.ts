@@ -8,12 +8,13 @@ import { logEvent } from '../log';
 import { contentDisposition } from '../storage/content-disposition';
 import { localFilePath } from '../storage/local';
 import { STORAGE_PATH, verifyDownload } from '../storage/signed-url';
+import { boundedRoute } from './exchange';
 
 const LINK_REFUSED = 'Download link expired or invalid';
 const FILE_GONE = 'File not found';
 
 /** GET /storage/{key}?…: a file of the local store, for as long as its signed link is valid. */
-export async function serveDownload(req: Request): Promise<Response> {
+export const serveDownload = boundedRoute(async (req) => {
   try {
     return await download(new URL(req.url));
   } catch (error) {
@@ -21,7 +22,7 @@ export async function serveDownload(req: Request): Promise<Response> {
     if (publicError.statusCode >= 500) logEvent('error', 'storage.download_failed', { error });
     return Response.json(publicError, { status: publicError.statusCode, headers: { 'Cache-Control': 'no-store' } });
   }
-}
+});
 
 async function download(url: URL): Promise<Response> {
   const key = url.pathname.slice(`${STORAGE_PATH}/`.length);

@@ -1,8 +1,7 @@
 import { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { filePartRequired, MULTIPART_INCOMPLETE, MULTIPART_MALFORMED, oneFilePartOnly, BODY_TOO_LARGE } from '../api/messages';
+import { filePartRequired, MULTIPART_MALFORMED, oneFilePartOnly } from '../api/messages';
 import { AppError, badRequest } from '../errors';
-import { cappedChunks } from './body';
 
 export interface FilePart {
   /** As the client sent it, path and all; undefined when it sent none. */
@@ -14,18 +13,17 @@ export interface FilePart {
 export interface FileLimits {
   field: string;
   fileBytes: number;
-  bodyBytes: number;
   fileTooLarge: string;
 }
 
 /**
- * Streams the one file part of a multipart body into `consume`, never holding
- * more than a chunk. When the body turns out wrong after `consume` succeeded
+ * Streams the one file part of a multipart body, given as its chunks (bounded by
+ * the caller: Exchange.streamBody), into `consume`, never holding more than a chunk. When the body turns out wrong after `consume` succeeded
  * (a second file part, say), `undo` gets its result. `onField` sees the other
  * (text) fields, which are otherwise ignored.
  */
 export type FileReader = <T>(
-  body: ReadableStream<Uint8Array> | null,
+  body: AsyncIterable<Uint8Array>,
   consume: (part: FilePart) => Promise<T>,
   undo: (result: T) => void,
   onField?: (name: string, value: string) => void,
@@ -47,14 +45,10 @@ export function fileReader(headers: Headers, limits: FileLimits): FileReader | n
   } catch {
     return null;
   }
-  const chunks = (body: ReadableStream<Uint8Array> | null) =>
-    cappedChunks(body, limits.bodyBytes, {
-      tooLarge: () => new AppError('payload_too_large', BODY_TOO_LARGE),
-      cutShort: () => badRequest(MULTIPART_INCOMPLETE),
-    });
   return (body, consume, undo, onField) => {
     if (onField) parser.on('field', onField);
-    return readFile(parser, Readable.from(chunks(body)), limits, consume, undo);
+    // One chunk read ahead at most: the rest waits in the client's socket, not here.
+    return readFile(parser, Readable.from(body, { highWaterMark: 1 }), limits, consume, undo);
   };
 }
 

@@ -3,7 +3,7 @@ import { admit, type RequestState } from '../api/access';
 import { JSON_CONTENT_TYPE, MAX_TARGET_LENGTH, TARGET_TOO_LONG, unknownFields, UPLOAD_AS_MULTIPART } from '../api/messages';
 import { findRoute, type HttpMethod } from '../api/routes';
 import { AppError, badRequest } from '../errors';
-import { readLimitedBody } from './body';
+import { boundedRoute, type Exchange } from './exchange';
 import { clientAddress } from './client-address';
 import { answerError, INTERNAL_ERROR, type PublicError } from '../api/errors';
 import { isJson, parseJsonObject } from './json-body';
@@ -27,8 +27,15 @@ const NOT_FOUND: PublicError = { statusCode: 404, message: 'Not found' };
  * (idempotency.ts) and the procedure through trpc-to-openapi (openapi-caller.ts);
  * multipart uploads are streamed beside it (upload.ts).
  */
-export async function handlePublicRequest(req: Request): Promise<Response> {
-  const state: RequestState = { requestId: randomUUID(), clientAddress: clientAddress(req.headers), headers: req.headers };
+export const handlePublicRequest = boundedRoute(answerPublicRequest);
+
+async function answerPublicRequest(req: Request, exchange: Exchange): Promise<Response> {
+  const state: RequestState = {
+    requestId: randomUUID(),
+    clientAddress: clientAddress(req.headers),
+    headers: req.headers,
+    answerMemory: exchange.answerMemory(),
+  };
   const url = new URL(req.url);
   // npm start's edge refuses these first; on Vercel this is where they stop.
   if (url.pathname.length + url.search.length > MAX_TARGET_LENGTH)
@@ -45,13 +52,12 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
     return errorResponse(state, { statusCode: 405, message: `Method ${method} is not allowed here; use ${allow}` }, { Allow: allow });
   }
 
-  let releaseBody: (() => void) | undefined;
   try {
     await admit(state, route.scope, decodeParam(route.params.projectSlug));
     const idempotencyKey = idempotencyKeyOf(method, req.headers);
     if (isUploadRoute(route)) {
       if (isJson(req.headers.get('content-type'))) throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);
-      return await handleUpload(req, state, {
+      return await handleUpload(req, exchange, state, {
         projectSlug: decodeParam(route.params.projectSlug),
         taskId: decodeParam(route.params.taskId),
         idempotencyKey,
@@ -63,9 +69,7 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
     } else if (method === 'POST' || method === 'PATCH') {
       const contentType = req.headers.get('content-type');
       if (!isJson(contentType)) throw new AppError('unsupported_media_type', JSON_CONTENT_TYPE);
-      const held = await readLimitedBody(req, MAX_JSON_BODY_BYTES);
-      releaseBody = held.release;
-      body = withoutPathParams(parseJsonObject(contentType, held.bytes));
+      body = withoutPathParams(parseJsonObject(contentType, await exchange.readBody(req, MAX_JSON_BODY_BYTES)));
     }
     if (idempotencyKey) {
       const claimed = await claimIdempotencyKey(state, idempotencyKey, requestFingerprint(method, path, body), route);
@@ -82,16 +86,12 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
     });
     // The whole gate ran and the request counted; a client whose copy is current gets no body.
     if (response.ok && method === 'GET' && state.etag && noneMatchFails(req.headers, state.etag)) return notModifiedResponse(state);
-    // A large answer gives back its memory budget once its JSON text has become bytes.
-    if (response.ok) return await settleIdempotencyKey(state, state.releaseMemory ? await asBytes(response) : response);
+    if (response.ok) return await settleIdempotencyKey(state, response);
     // Only the public shape leaves: the library's own fields (code, issues, stack) stay here.
     const failure = (await response.json().catch(() => ({}))) as { publicError?: PublicError };
     return await settleIdempotencyKey(state, errorResponse(state, failure.publicError ?? INTERNAL_ERROR));
   } catch (error) {
     return await settleIdempotencyKey(state, errorResponse(state, answerError(error, 'request.failed', { requestId: state.requestId })));
-  } finally {
-    releaseBody?.();
-    state.releaseMemory?.();
   }
 }
 
@@ -99,10 +99,6 @@ export async function handlePublicRequest(req: Request): Promise<Response> {
 function isEmpty(headers: Headers): boolean {
   const length = headers.get('content-length');
   return !headers.has('content-type') && !headers.has('transfer-encoding') && (length === null || length.trim() === '0');
-}
-
-async function asBytes(response: Response): Promise<Response> {
-  return new Response(await response.arrayBuffer(), { status: response.status, headers: response.headers });
 }
 
 function allowHeader(methods: HttpMethod[]): string {

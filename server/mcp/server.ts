@@ -22,12 +22,15 @@ const INSTRUCTIONS = [
   "Tools for the Task API: the tasks, comments and attachments of a workspace's projects.",
   "Every tool takes `projectSlug`, the project's slug (e.g. `web`). Tasks are named by UUID or external ID (`WEB-12`).",
   'Learn the ids a task refers to first: list_statuses (statusId), list_members (assigneeIds), list_labels (labelIds).',
-  "The tools listed are those the API key's scopes allow. Each tool call counts as one request against the key's rate limit;",
+  "The tools listed are those the API key's scopes allow. Each HTTP request counts as one request against the key's rate limit, and each tool call beyond the first in a request as one more;",
   'a refused call is a tool error whose text is `<statusCode> <message>`; on 429 it says how many seconds to wait.',
 ].join(' ');
 
 /** What a tool call needs of the HTTP request that carries it. */
-export type McpRequest = Pick<RequestState, 'requestId' | 'clientAddress' | 'headers'>;
+export interface McpRequest extends Pick<RequestState, 'requestId' | 'clientAddress' | 'headers' | 'answerMemory'> {
+  /** The rate limit's decision on the POST, for the one call it counts for; undefined after. */
+  takeCounted(): RequestState['counted'];
+}
 
 /**
  * An MCP server for one HTTP request of a key: it lists the tools the key's scopes
@@ -54,20 +57,26 @@ export function createMcpServer(principal: ApiPrincipal, request: McpRequest): S
 type Procedure = (input: unknown) => Promise<unknown>;
 
 async function callTool(entry: ApiTool, args: Record<string, unknown>, request: McpRequest): Promise<CallToolResult> {
-  // A fresh state per call: each is admitted, and counted, as one request of its own.
-  const state: RequestState = { requestId: request.requestId, clientAddress: request.clientAddress, headers: request.headers };
+  // A fresh state per call: each is admitted, and counted, as one request of its own; the POST counted for the first.
+  const state: RequestState = {
+    requestId: request.requestId,
+    clientAddress: request.clientAddress,
+    headers: request.headers,
+    answerMemory: request.answerMemory,
+    counted: request.takeCounted(),
+  };
   try {
     const caller = publicRouter.createCaller({ state, inlineFile: entry.inlineFile ? args : undefined });
     const [group, name] = entry.procedure.split('.') as [string, string];
     const procedure = (caller as unknown as Record<string, Record<string, Procedure>>)[group]![name]!;
-    const text = JSON.stringify(await procedure(args));
-    const json = JSON.parse(text) as Record<string, unknown>;
-    return { content: [{ type: 'text', text }], structuredContent: entry.listKey ? { [entry.listKey]: json } : json };
+    // The procedure's output is JSON already (its schema has no dates or classes): the structured
+    // result is that value itself, not a second copy parsed back from the text.
+    const result = (await procedure(args)) as Record<string, unknown>;
+    const text = JSON.stringify(result);
+    return { content: [{ type: 'text', text }], structuredContent: entry.listKey ? { [entry.listKey]: result } : result };
   } catch (error) {
     const failure = answerError(error, 'mcp.tool_failed', { requestId: request.requestId, tool: entry.tool.name });
     return { isError: true, content: [{ type: 'text', text: errorText(failure, state) }] };
-  } finally {
-    state.releaseMemory?.();
   }
 }
 

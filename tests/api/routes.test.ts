@@ -1,4 +1,7 @@
+import fs from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isBoundedRoute } from '../../server/http/exchange';
 import { procedureMetas } from '../../server/api/operation';
 import { publicRouter } from '../../server/api/router';
 import { findRoute } from '../../server/api/routes';
@@ -6,6 +9,7 @@ import { useApi } from '../support/api';
 import { GET as routeFileGet } from '../../app/v1/public/[...path]/route';
 
 const api = useApi();
+const root = path.resolve(import.meta.dirname, '../..');
 
 describe('the route table', () => {
   it('finds every operation at its own path: no {param} route registered earlier captures a fixed path', () => {
@@ -41,5 +45,20 @@ describe('request targets', () => {
 
     expect(response.status).toBe(414);
     expect(await response.json()).toEqual({ statusCode: 414, message: 'Request target longer than 8192 characters' });
+  });
+});
+
+describe('route files', () => {
+  it('read every body and write every answer through the bounded exchange: no handler of app/**/route.ts is built another way', async () => {
+    const files = (await fs.readdir(path.join(root, 'app'), { recursive: true }))
+      .filter((file) => path.basename(file) === 'route.ts')
+      .map((file) => path.join('app', file));
+    expect(files.length).toBeGreaterThan(5);
+    for (const file of files) {
+      const module = (await import(path.join(root, file))) as Record<string, unknown>;
+      const handlers = Object.entries(module).filter(([name]) => /^(GET|HEAD|POST|PUT|PATCH|DELETE|OPTIONS)$/.test(name));
+      expect(handlers.length, file).toBeGreaterThan(0);
+      for (const [method, handler] of handlers) expect(isBoundedRoute(handler), `${method} of ${file}`).toBe(true);
+    }
   });
 });

@@ -18,6 +18,8 @@ const CONCURRENT = 20;
 // 380 MB, 104 to 144 MB above the resident size before the burst (245 to 265 MB, which
 // depends on what the last collection left).
 const BURST_GROWTH_BYTES = 160 * 1024 * 1024;
+// What answers may add to the resident size: the bound the REST API's hostile tests hold bodies to (memory.test.ts).
+const ANSWER_GROWTH_BYTES = 96 * 1024 * 1024;
 const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 const toolCall = (name: string, args: Record<string, unknown>) =>
@@ -57,6 +59,54 @@ afterAll(async () => {
 async function stillServes(): Promise<number> {
   return (await send(toolCall('list_statuses', { projectSlug: 'web' }), `Bearer ${key}`)).status;
 }
+
+describe('many large MCP answers in one batch', () => {
+  // The longest descriptions the contract allows, on a full page of tasks: 10 MB of text per list_tasks.
+  const TASKS = 100;
+  const DESCRIPTION = 'x'.repeat(100_000);
+  const BATCH = 20;
+
+  beforeAll(async () => {
+    for (let i = 0; i < TASKS; i++) {
+      const created = await requestFrom(loopbackAddress(), `${app.baseUrl}/v1/public/api/tasks`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+        body: JSON.stringify({ title: `Long ${i}`, description: DESCRIPTION }),
+      });
+      expect(created.status).toBe(201);
+    }
+  }, 120_000);
+
+  it(`${BATCH} list_tasks of ${TASKS} tasks of 100,000 characters each: every call answered or refused, the server alive within the memory bound`, async () => {
+    const batch = Array.from({ length: BATCH }, (_, id) => ({
+      jsonrpc: '2.0',
+      id,
+      method: 'tools/call',
+      params: { name: 'list_tasks', arguments: { projectSlug: 'api', limit: TASKS } },
+    }));
+    const pids = app.workers();
+
+    const answer = await send(JSON.stringify(batch), `Bearer ${key}`);
+
+    expect(answer.status).toBe(200);
+    const results = (
+      JSON.parse(answer.body) as {
+        id: number;
+        result: { isError?: boolean; content: { text: string }[]; structuredContent?: { tasks: unknown[] } };
+      }[]
+    )
+      .sort((a, b) => a.id - b.id)
+      .map((entry) => entry.result);
+    expect(results).toHaveLength(BATCH);
+    const answered = results.filter((result) => !result.isError);
+    expect(answered.length).toBeGreaterThan(0);
+    for (const result of answered) expect(result.structuredContent!.tasks).toHaveLength(TASKS);
+    for (const result of results.filter((result) => result.isError)) expect(result.content[0]!.text).toMatch(/^413 /);
+    expect(await stillServes()).toBe(200);
+    expect(app.workers()).toEqual(pids);
+    expect(memoryFigure(server(), 'VmHWM') - before).toBeLessThan(ANSWER_GROWTH_BYTES);
+  }, 180_000);
+});
 
 describe('many large MCP bodies at once', () => {
   it(`${CONCURRENT} uploads of 10 MB as base64 with a valid key: each stored or refused with 503, within the memory bound`, async () => {

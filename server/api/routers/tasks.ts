@@ -1,5 +1,4 @@
 import { db } from '../../db/client';
-import { reserveAnswerMemory } from '../answer-memory';
 import { createTask } from '../../tasks/create';
 import { deleteTask } from '../../tasks/delete';
 import { getTask, TASK_NOT_FOUND } from '../../tasks/get';
@@ -53,7 +52,7 @@ export const tasksRouter = router({
     )
     .input(listTasksInput)
     .output(taskListSchema)
-    .query(({ ctx, input }) => listTasks(db(), ctx.project, input, (bytes) => reserveAnswerMemory(ctx.state, bytes))),
+    .query(({ ctx, input }) => listTasks(db(), ctx.project, input, (bytes) => ctx.state.answerMemory.reserve(bytes))),
 
   // Before `get`: routes match in registration order, and `deleted` would otherwise be read as a task id.
   deleted: projectProcedure('task:read')
