@@ -195,10 +195,14 @@ function responses(operation: Operation, meta: PublicMeta, idempotent: boolean):
   result['401'] = errorResponse(401, [INVALID_KEY], ['X-Request-Id', 'WWW-Authenticate']);
   result['403'] = errorResponse(403, [missingScope(meta.scope!), outsideProjectScope('<slug>')], keyed);
   result['404'] = errorResponse(404, [PROJECT_NOT_FOUND, ...(errors[404] ?? [])], keyed);
+  if (errors[408]) result['408'] = errorResponse(408, errors[408], keyed, 'The body did not arrive whole in time');
   if (errors[412]) result['412'] = errorResponse(412, errors[412], keyed, 'Precondition Failed: `If-Match` names no ETag the task has');
-  if (idempotent) {
-    const note = 'Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed';
-    result['409'] = errorResponse(409, [IDEMPOTENCY_KEY_IN_PROGRESS], [...keyed, 'Retry-After'], note);
+  if (idempotent || errors[409]) {
+    const inProgress = idempotent ? [IDEMPOTENCY_KEY_IN_PROGRESS] : [];
+    const note = idempotent
+      ? 'While the first request with this `Idempotency-Key` is still being processed, retry after the seconds in `Retry-After`'
+      : undefined;
+    result['409'] = errorResponse(409, [...(errors[409] ?? []), ...inProgress], idempotent ? [...keyed, 'Retry-After'] : keyed, note);
   }
   if (errors[413]) result['413'] = errorResponse(413, errors[413], keyed);
   result['414'] = errorResponse(

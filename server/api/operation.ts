@@ -6,13 +6,14 @@ import {
   BODY_NOT_OBJECT,
   BODY_TOO_LARGE,
   BODY_TOO_MANY_VALUES,
+  BODY_TOO_SLOW,
   IDEMPOTENCY_KEY_INVALID,
   JSON_CONTENT_TYPE,
   unknownFields,
 } from './messages';
 
 /** Statuses an operation may add to those every operation can answer (see openapi.ts). */
-export type OperationErrors = Partial<Record<400 | 404 | 412 | 413 | 415, string[]>>;
+export type OperationErrors = Partial<Record<400 | 404 | 408 | 409 | 412 | 413 | 415, string[]>>;
 
 /** The conditional request field an operation honours (RFC 9110): If-None-Match on reads, If-Match on writes. */
 export type Precondition = 'If-None-Match' | 'If-Match';
@@ -60,7 +61,10 @@ export function operation(
 ): PublicMeta {
   const errors =
     method === 'POST' || method === 'PATCH'
-      ? mergeErrors(mergeErrors({ 400: [IDEMPOTENCY_KEY_INVALID] }, options.multipart ? {} : JSON_BODY_ERRORS), options.errors ?? {})
+      ? mergeErrors(
+          mergeErrors({ 400: [IDEMPOTENCY_KEY_INVALID], 408: [BODY_TOO_SLOW] }, options.multipart ? {} : JSON_BODY_ERRORS),
+          options.errors ?? {},
+        )
       : (options.errors ?? {});
   return {
     successStatus: options.successStatus,
@@ -81,7 +85,7 @@ export function operation(
 
 function mergeErrors(first: OperationErrors, second: OperationErrors): OperationErrors {
   const merged: OperationErrors = {};
-  for (const status of [400, 404, 412, 413, 415] as const) {
+  for (const status of [400, 404, 408, 409, 412, 413, 415] as const) {
     const messages = [...(first[status] ?? []), ...(second[status] ?? [])];
     if (messages.length > 0) merged[status] = messages;
   }

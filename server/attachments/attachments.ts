@@ -1,8 +1,10 @@
 import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
 import { storage } from '../storage/storage';
-import { findTaskId } from '../tasks/get';
+import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
+import { taskCondition } from '../tasks/locate';
+import { MAX_ATTACHMENTS_PER_TASK, TOO_MANY_ATTACHMENTS } from './limits';
 
 export const DOWNLOAD_URL_TTL_MS = 60 * 60 * 1000;
 export const ATTACHMENT_NOT_FOUND = 'Attachment not found';
@@ -46,4 +48,20 @@ export async function getAttachment(db: Db, project: ProjectRef, taskId: string,
   const row = await db.attachment.findFirst({ where: { id: attachmentId.toLowerCase(), taskId: id } });
   if (!row) throw notFound(ATTACHMENT_NOT_FOUND);
   return toAttachment(row);
+}
+
+/**
+ * The id of `taskId` in `project`, for a file about to be added: 404 without the
+ * task, 409 when it has all the attachments it may have, before any byte is stored.
+ */
+export async function taskWithRoomForAttachment(db: Db, project: ProjectRef, taskId: string): Promise<string> {
+  const condition = taskCondition(project, taskId);
+  const [task] = condition
+    ? await db.$queryRaw<{ id: string; at_limit: boolean }[]>`
+        SELECT t.id::text, (SELECT count(*) FROM attachment a WHERE a.task_id = t.id) >= ${MAX_ATTACHMENTS_PER_TASK} AS at_limit
+        FROM task t WHERE ${condition}`
+    : [];
+  if (!task) throw notFound(TASK_NOT_FOUND);
+  if (task.at_limit) throw conflict(TOO_MANY_ATTACHMENTS);
+  return task.id;
 }

@@ -7,10 +7,10 @@ import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
 import { UPLOAD_URL_TTL_MS } from '../schemas/direct-upload';
 import { removeStoredFiles, storage } from '../storage/storage';
 import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
-import { toAttachment } from './attachments';
+import { taskWithRoomForAttachment, toAttachment } from './attachments';
 import { announceAttachment } from './upload';
 import { cleanFilename } from './filename';
-import { fileTooLarge } from './limits';
+import { fileTooLarge, MAX_ATTACHMENTS_PER_TASK, TOO_MANY_ATTACHMENTS } from './limits';
 import { mimeTypeOf } from './mime-type';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
@@ -43,7 +43,7 @@ export interface AnnouncedFile {
  */
 export async function createUpload(db: Db, workspaceId: string, project: ProjectRef, taskId: string, file: AnnouncedFile) {
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', fileTooLarge(MAX_UPLOAD_BYTES));
-  const task = await findTaskId(db, project, taskId);
+  const task = await taskWithRoomForAttachment(db, project, taskId);
   await sweepIfDue(db);
   const filename = cleanFilename(file.filename);
   const declared = file.mimeType?.toLowerCase();
@@ -99,6 +99,7 @@ export async function completeUpload(db: Db, workspaceId: string, project: Proje
         SELECT attachment_id FROM pending_upload WHERE id = ${upload.id}::uuid FOR UPDATE`;
       if (!locked) throw notFound(UPLOAD_NOT_FOUND);
       if (locked.attachment_id) return tx.attachment.findUniqueOrThrow({ where: { id: locked.attachment_id } });
+      if ((await tx.attachment.count({ where: { taskId: task } })) >= MAX_ATTACHMENTS_PER_TASK) throw conflict(TOO_MANY_ATTACHMENTS);
       const { storageKey, filename, mimeType, size } = upload;
       const attachment = await tx.attachment.create({
         data: { taskId: task, storageKey, filename, mimeType, size },

@@ -2,11 +2,12 @@ import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import type { InTransaction } from '../db/transaction';
-import { isForeignKeyViolation, notFound } from '../errors';
+import { conflict, isForeignKeyViolation, notFound } from '../errors';
 import { removeStoredFiles, storage } from '../storage/storage';
 import type { ProjectRef } from '../projects/types';
-import { findTaskId, TASK_NOT_FOUND } from '../tasks/get';
-import { downloadUrl, withDownloadUrl, type AttachmentRow } from './attachments';
+import { TASK_NOT_FOUND } from '../tasks/get';
+import { downloadUrl, taskWithRoomForAttachment, withDownloadUrl, type AttachmentRow } from './attachments';
+import { MAX_ATTACHMENTS_PER_TASK, TOO_MANY_ATTACHMENTS } from './limits';
 import { cleanFilename } from './filename';
 import { mimeTypeOf } from './mime-type';
 import { announcedWrite } from '../webhooks/announced-write';
@@ -54,7 +55,7 @@ export async function attachFile(
   taskRef: string,
   file: { filename: string; mimeType: string; bytes: Uint8Array },
 ) {
-  const taskId = await findTaskId(db, project, taskRef);
+  const taskId = await taskWithRoomForAttachment(db, project, taskRef);
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(file.bytes);
@@ -85,22 +86,26 @@ export function discardFile(file: StoredFile): void {
   removeStoredFiles([file.storageKey]);
 }
 
-type AddedRow = { number: number | null; event_wanted: boolean } & Partial<AttachmentRow>;
+type AddedRow = { number: number | null; at_limit: boolean | null; event_wanted: boolean } & Partial<AttachmentRow>;
 
 /**
  * The statement that adds the attachment row to the task, if the task is still
- * there; with `alone`, only if no endpoint wants the event, which then needs a transaction.
+ * there and has room for it; with `alone`, only if no endpoint wants the event,
+ * which then needs a transaction.
  */
 function addAttachmentStatement(project: ProjectRef, taskId: string, file: StoredFile, alone: boolean): Prisma.Sql {
   return Prisma.sql`
-    WITH target AS (SELECT t.id, t.number FROM task t WHERE t.id = ${taskId}::uuid),
+    WITH target AS (
+      SELECT t.id, t.number, (SELECT count(*) FROM attachment a WHERE a.task_id = t.id) >= ${MAX_ATTACHMENTS_PER_TASK} AS at_limit
+      FROM task t WHERE t.id = ${taskId}::uuid),
     wanted AS (SELECT ${eventWanted(project.id, 'attachment.created')} AS yes),
     added AS (
       INSERT INTO attachment (id, task_id, filename, mime_type, size, storage_key, created_at)
       SELECT ${randomUUID()}::uuid, target.id, ${file.filename}, ${file.mimeType}, ${file.size}::int, ${file.storageKey}, now()
-      FROM target WHERE NOT (${alone} AND (SELECT yes FROM wanted))
+      FROM target WHERE NOT target.at_limit AND NOT (${alone} AND (SELECT yes FROM wanted))
       RETURNING id::text, filename, mime_type AS "mimeType", size, storage_key AS "storageKey", created_at AS "createdAt")
-    SELECT (SELECT number FROM target) AS number, (SELECT yes FROM wanted) AS event_wanted, added.*
+    SELECT (SELECT number FROM target) AS number, (SELECT at_limit FROM target) AS at_limit, (SELECT yes FROM wanted) AS event_wanted,
+      added.*
     FROM (SELECT 1) AS one LEFT JOIN added ON true`;
 }
 
@@ -125,8 +130,9 @@ export async function recordAttachment(
       {
         async write(runner, alone) {
           const [row] = await runner.$queryRaw<AddedRow[]>(addAttachmentStatement(project, taskId, file, alone));
-          const { number, event_wanted: wanted, ...added } = row!;
+          const { number, at_limit: full, event_wanted: wanted, ...added } = row!;
           if (number === null) throw notFound(TASK_NOT_FOUND);
+          if (full) throw conflict(TOO_MANY_ATTACHMENTS);
           return { wanted, row: added.id ? { ...(added as AttachmentRow), taskId, task: { number } } : null };
         },
         announce: (tx, created) => announceAttachment(tx, project, created),

@@ -31,7 +31,11 @@ export interface Exchange {
   readBody(req: Request, limit: number, tooLarge?: string): Promise<Buffer>;
   /** The body's chunks as they come, for a file streamed on to storage (upload deadline). */
   streamBody(req: Request, limit: number, errors: { tooLarge: () => Error; cutShort: () => Error }): AsyncGenerator<Uint8Array>;
-  /** Answer memory for one procedure call, each byte of its text counted `copies` times (what the transport copies). */
+  /**
+   * Answer memory for the procedure calls of this request, each byte of their text
+   * counted `copies` times: the rows read hold it once, the answer's JSON once more
+   * (REST's two), and a transport that copies it again counts those copies too.
+   */
   answerMemory(copies?: number): AnswerMemory;
 }
 
@@ -49,7 +53,7 @@ class OpenExchange implements Exchange {
     return bodyChunks(req.body, limit, { holding: this.body, deadline: this.arrived + UPLOAD_DEADLINE_S * 1000 }, errors, false);
   }
 
-  answerMemory(copies = 1): AnswerMemory {
+  answerMemory(copies = 2): AnswerMemory {
     return { reserve: (textBytes) => this.reserveAnswer(textBytes * copies) };
   }
 

@@ -8,7 +8,7 @@ import { asUnavailable, badRequest } from '../errors';
 import { claimKey, recordAnswer, releaseClaim, sweepNowAndThen } from '../idempotency/records';
 import { logEvent } from '../log';
 import { etagOfTaskJson } from '../tasks/etag';
-import { errorResponse, responseHeaders } from './respond';
+import { errorResponse, IN_PROGRESS_RETRY_AFTER, responseHeaders } from './respond';
 
 const PRINTABLE_ASCII_KEY = /^[\x20-\x7e]{1,255}$/;
 
@@ -83,7 +83,7 @@ export async function claimIdempotencyKey(
     case 'mismatch':
       return { answer: errorResponse(state, { statusCode: 422, message: IDEMPOTENCY_KEY_REUSED }) };
     case 'in_progress':
-      return { answer: errorResponse(state, { statusCode: 409, message: IDEMPOTENCY_KEY_IN_PROGRESS }) };
+      return { answer: errorResponse(state, { statusCode: 409, message: IDEMPOTENCY_KEY_IN_PROGRESS }, IN_PROGRESS_RETRY_AFTER) };
   }
 }
 

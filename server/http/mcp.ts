@@ -19,9 +19,9 @@ export const MAX_MCP_BODY_BYTES = MAX_INLINE_CONTENT_CHARS + MCP_ENVELOPE_BYTES;
 const MCP_BODY_TOO_LARGE =
   `Request body too large: the limit is ${MAX_MCP_BODY_BYTES} bytes, room for one upload_attachment ` +
   `of ${MAX_UPLOAD_BYTES} bytes (10 MB) as base64`;
-// A tool's answer is held as its JSON text and as the structured result parsed from it, and the
-// library writes both into the message's JSON: its text is counted three times in the answer budget.
-const MCP_ANSWER_COPIES = 3;
+// A tool's answer is held as the rows read, as its JSON text, and the library writes both that
+// text (escaped) and the structured result into the message's JSON: four copies of its text.
+const MCP_ANSWER_COPIES = 4;
 // A batch of tool calls holds a few hundred values; millions of tiny ones would take the heap.
 const MAX_MCP_JSON_VALUES = 10_000;
 const MCP_TOO_MANY_VALUES = `Request body holds more than ${MAX_MCP_JSON_VALUES} JSON values`;

@@ -74,7 +74,7 @@ export async function sendWebResponse(response: Response, incoming: IncomingMess
     return;
   }
 
-  let body = Buffer.from(await response.arrayBuffer());
+  let body = await bytesOf(response.body);
   if (body.length >= COMPRESS_MIN_BYTES) {
     headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
     if (acceptsGzip(incoming.headers['accept-encoding'])) {
@@ -85,6 +85,15 @@ export async function sendWebResponse(response: Response, incoming: IncomingMess
   headers['content-length'] = String(body.length);
   // HEAD: the headers GET would send, its length included, without the body.
   outgoing.writeHead(response.status, headers).end(incoming.method === 'HEAD' ? undefined : body);
+}
+
+/** A body's bytes; one that comes as a single chunk (the usual JSON answer) is not copied again. */
+async function bytesOf(body: ReadableStream<Uint8Array>): Promise<Buffer> {
+  const chunks: Uint8Array[] = [];
+  const reader = body.getReader();
+  for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) chunks.push(chunk.value);
+  const [only] = chunks;
+  return chunks.length === 1 ? Buffer.from(only!.buffer, only!.byteOffset, only!.byteLength) : Buffer.concat(chunks);
 }
 
 /** Whether Accept-Encoding allows gzip: named, or covered by `*`, with a weight above 0. */

@@ -16,8 +16,8 @@ const PREFLIGHT_ALLOWED_HEADERS = 'Authorization, X-API-Key, Content-Type, If-Ma
 const PREFLIGHT_MAX_AGE_SECONDS = 86_400;
 // A restarted database is usually back within seconds; the pool reconnects on the next request.
 const UNAVAILABLE_RETRY_AFTER_S = 5;
-// A 409 means a request with the same Idempotency-Key is being processed: it is usually done within a second.
-const IN_PROGRESS_RETRY_AFTER_S = 1;
+// A request with the same Idempotency-Key is being processed: it is usually done within a second.
+export const IN_PROGRESS_RETRY_AFTER = { 'Retry-After': '1' };
 
 export function errorResponse(state: RequestState, error: PublicError, extra: Record<string, string> = {}): Response {
   return Response.json(error, { status: error.statusCode, headers: { ...responseHeaders(state, error.statusCode), ...extra } });
@@ -32,7 +32,6 @@ export function responseHeaders(state: RequestState, status: number): Record<str
     ...(status === 401 && { 'WWW-Authenticate': 'Bearer' }),
     ...(status === 503 && { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) }),
     ...(state.etag && (status < 300 || status === 304) && { ETag: state.etag }),
-    ...(status === 409 && { 'Retry-After': String(IN_PROGRESS_RETRY_AFTER_S) }),
     ...rateLimitHeaders(state, status),
   };
 }

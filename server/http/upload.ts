@@ -4,10 +4,10 @@ import { recordedAnswer } from '../api/idempotency';
 import { BODY_TOO_LARGE, fileTooLarge, MULTIPART_INCOMPLETE, UPLOAD_AS_MULTIPART } from '../api/messages';
 import type { RouteMatch } from '../api/routes';
 import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
+import { taskWithRoomForAttachment } from '../attachments/attachments';
 import { discardFile, recordAttachment, storeUpload } from '../attachments/upload';
 import { db } from '../db/client';
 import { AppError, badRequest } from '../errors';
-import { findTaskId } from '../tasks/get';
 import type { Exchange } from './exchange';
 import { answerError } from '../api/errors';
 import { fileReader, type FileLimits } from './multipart';
@@ -53,7 +53,7 @@ async function upload(req: Request, exchange: Exchange, state: RequestState, tar
   if (Number(req.headers.get('content-length')) > MAX_BODY_BYTES) {
     throw new AppError('payload_too_large', LIMITS.fileTooLarge);
   }
-  const taskId = await findTaskId(db(), project, target.taskId);
+  const taskId = await taskWithRoomForAttachment(db(), project, target.taskId);
   // With an Idempotency-Key, the request is told apart by the file's name, type and bytes and by
   // the other fields, digested as they stream by (apart: the file's bytes may trail the parser's
   // events); the store is consulted once the body is read.

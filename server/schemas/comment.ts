@@ -2,6 +2,12 @@ import { z } from 'zod';
 import { charCount, dateTime, text } from './common';
 
 export const MAX_COMMENT = 10_000;
+/**
+ * Comments a task may have: the list of a task's comments is answered whole (the
+ * contract has no pages for it), so its size must have a bound: 1,000 of the
+ * longest comments are 10 MB of text, 40 MB at most in UTF-8.
+ */
+export const MAX_COMMENTS_PER_TASK = 1_000;
 
 export const commentSchema = z
   .object({

@@ -7,7 +7,7 @@ import { recordAttachment, storeFile } from '../../server/attachments/upload';
 import { db } from '../../server/db/client';
 import { env } from '../../server/env';
 import { settleStorage } from '../../server/storage/storage';
-import { apiClient } from '../support/client';
+import { apiClient, errorOf } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
 
@@ -497,5 +497,25 @@ describe('get attachment', () => {
     const response = await client.get(`/web/tasks/${task.id}/attachments/not-a-uuid`);
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ statusCode: 400, message: 'attachmentId: must be a UUID' });
+  });
+});
+
+describe('attachments per task', () => {
+  it('a task takes 100 attachments; the next upload answers 409 before storing a byte, and a direct upload is refused at its start', async () => {
+    const task = await createTask();
+    await db().$executeRaw`
+      INSERT INTO attachment (id, task_id, filename, mime_type, size, storage_key, created_at)
+      SELECT gen_random_uuid(), ${task.id}::uuid, 'earlier-' || n || '.txt', 'text/plain', 1, 'earlier' || n || ${task.id}, now()
+      FROM generate_series(1, 99) AS n`;
+    expect((await upload(task.id, form('the hundredth', 'last.txt', 'text/plain'))).status).toBe(201);
+    const files = storedFiles().length;
+
+    const refused = await upload(task.id, form('one too many', 'more.txt', 'text/plain'));
+    const direct = await client.post(`/web/tasks/${task.id}/attachments/uploads`, { filename: 'more.txt', size: 12 });
+
+    const limit = { statusCode: 409, message: 'Task already has 100 attachments, the most a task may have' };
+    expect([refused.status, errorOf(refused)]).toEqual([409, limit]);
+    expect([direct.status, errorOf(direct)]).toEqual([409, limit]);
+    expect(storedFiles()).toHaveLength(files);
   });
 });

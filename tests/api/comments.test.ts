@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
 import { useApi } from '../support/api';
+import { errorOf } from '../support/client';
 
 const api = useApi();
 
@@ -83,5 +84,27 @@ describe('GET /{projectSlug}/tasks/{taskId}/comments', () => {
   it('answers 404 for an unknown task', async () => {
     const response = await api.client.get('/web/tasks/00000000-0000-4000-8000-000000000000/comments');
     expect(response.body).toEqual({ statusCode: 404, message: 'Task not found' });
+  });
+});
+
+describe('comments per task', () => {
+  /** Fills a task's comments to `count` in one statement, as if posted long ago. */
+  async function commentsOn(taskId: string, count: number) {
+    await db().$executeRaw`
+      INSERT INTO comment (id, task_id, content, author_name, created_at, updated_at)
+      SELECT gen_random_uuid(), ${taskId}::uuid, 'earlier ' || n, 'CI bot', now(), now() FROM generate_series(1, ${count}::int) AS n`;
+  }
+
+  it('a task takes 1000 comments, and the next answers 409 naming the limit', async () => {
+    const { id, externalId } = await task();
+    await commentsOn(id, 999);
+
+    expect((await api.client.post(`/web/tasks/${externalId}/comments`, { content: 'The thousandth' })).status).toBe(201);
+    const refused = await api.client.post(`/web/tasks/${externalId}/comments`, { content: 'One too many' });
+
+    expect(refused.status).toBe(409);
+    expect(errorOf(refused)).toEqual({ statusCode: 409, message: 'Task already has 1000 comments, the most a task may have' });
+    expect(refused.headers.get('retry-after')).toBeNull();
+    expect((await api.client.get(`/web/tasks/${externalId}/comments`)).body).toHaveLength(1000);
   });
 });

@@ -253,9 +253,9 @@ describe('GET /v1/public/openapi.json', () => {
       const parameter = operation.parameters?.find((p) => p.in === 'header' && p.name === 'Idempotency-Key');
       expect(parameter, name).toMatchObject({ required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } });
       expect(messagesOf(operation, '400'), name).toContain('Idempotency-Key: must be 1 to 255 printable ASCII characters');
-      expect(messagesOf(operation, '409'), name).toEqual([
+      expect(messagesOf(operation, '409'), name).toContain(
         'Idempotency-Key: a request with this key is still being processed; retry it shortly',
-      ]);
+      );
       expect(Object.keys(operation.responses['409']!.headers!), name).toContain('Retry-After');
       expect(messagesOf(operation, '422'), name).toEqual(['Idempotency-Key was already used for a different request']);
       const success = operation.responses[name.startsWith('POST') ? '201' : '200'];

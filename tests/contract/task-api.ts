@@ -138,13 +138,13 @@ export interface paths {
         };
         /**
          * List comments
-         * @description Oldest first.
+         * @description Oldest first, all of them: a task has at most 1000 comments.
          */
         get: operations["comments-list"];
         put?: never;
         /**
          * Add a comment
-         * @description Attributed to the name of the API key (`authorName`).
+         * @description Attributed to the name of the API key (`authorName`). A task takes at most 1000 comments.
          */
         post: operations["comments-add"];
         delete?: never;
@@ -1218,7 +1218,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            /** @description `Request body not received in time: a body must arrive within 30 s, a file upload within 120 s`. The body did not arrive whole in time. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. While the first request with this `Idempotency-Key` is still being processed, retry after the seconds in `Retry-After`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1894,7 +1909,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            /** @description `Request body not received in time: a body must arrive within 30 s, a file upload within 120 s`. The body did not arrive whole in time. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. While the first request with this `Idempotency-Key` is still being processed, retry after the seconds in `Retry-After`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2257,7 +2287,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            /** @description `Request body not received in time: a body must arrive within 30 s, a file upload within 120 s`. The body did not arrive whole in time. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Task already has 1000 comments, the most a task may have`, `Idempotency-Key: a request with this key is still being processed; retry it shortly`. While the first request with this `Idempotency-Key` is still being processed, retry after the seconds in `Retry-After`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2625,7 +2670,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            /** @description `Request body not received in time: a body must arrive within 30 s, a file upload within 120 s`. The body did not arrive whole in time. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Task already has 100 attachments, the most a task may have`, `Idempotency-Key: a request with this key is still being processed; retry it shortly`. While the first request with this `Idempotency-Key` is still being processed, retry after the seconds in `Retry-After`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -2857,7 +2917,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            /** @description `Request body not received in time: a body must arrive within 30 s, a file upload within 120 s`. The body did not arrive whole in time. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Task already has 100 attachments, the most a task may have`, `Idempotency-Key: a request with this key is still being processed; retry it shortly`. While the first request with this `Idempotency-Key` is still being processed, retry after the seconds in `Retry-After`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -3071,7 +3146,22 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `Idempotency-Key: a request with this key is still being processed; retry it shortly`. Retry after the seconds in `Retry-After`: the first request with this `Idempotency-Key` is still being processed. */
+            /** @description `Request body not received in time: a body must arrive within 30 s, a file upload within 120 s`. The body did not arrive whole in time. */
+            408: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Task already has 100 attachments, the most a task may have`, `Idempotency-Key: a request with this key is still being processed; retry it shortly`. While the first request with this `Idempotency-Key` is still being processed, retry after the seconds in `Retry-After`. */
             409: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

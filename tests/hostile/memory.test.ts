@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { db } from '../../server/db/client';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { loopbackAddress, requestFrom } from '../support/loopback-client';
 import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
@@ -171,4 +172,35 @@ describe('many large bodies at once', () => {
     },
     120_000,
   );
+});
+
+describe('many large answers at once', () => {
+  it(`${CONCURRENT} reads of a task's 1000 comments of 10,000 characters: each answered whole or with 503, the server up within its memory`, async () => {
+    const created = await fetch(`${app.baseUrl}/v1/public/web/tasks`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ title: 'Much discussed' }),
+    });
+    const { id } = (await created.json()) as { id: string };
+    await db().$executeRaw`
+      INSERT INTO comment (id, task_id, content, author_name, created_at, updated_at)
+      SELECT gen_random_uuid(), ${id}::uuid, repeat('x', 10000), 'CI bot', now(), now() FROM generate_series(1, 1000)`;
+    resetPeak(server());
+
+    const answers = await Promise.all(
+      Array.from({ length: CONCURRENT }, async () => {
+        const response = await fetch(`${app.baseUrl}/v1/public/web/tasks/${id}/comments`, { headers: { authorization: `Bearer ${key}` } });
+        const body = (await response.json()) as unknown[];
+        return { status: response.status, comments: response.ok ? body.length : 0, retryAfter: response.headers.get('retry-after') };
+      }),
+    );
+
+    for (const answer of answers)
+      expect(answer.status === 200 ? answer.comments : answer).toEqual(
+        answer.status === 200 ? 1000 : { status: 503, comments: 0, retryAfter: '5' },
+      );
+    expect(answers.some((answer) => answer.status === 200)).toBe(true);
+    expect(await stillServes()).toBe(200);
+    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+  }, 120_000);
 });

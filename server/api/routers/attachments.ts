@@ -2,6 +2,7 @@ import { getAttachment } from '../../attachments/attachments';
 import { attachFile } from '../../attachments/upload';
 import { db } from '../../db/client';
 import { AppError } from '../../errors';
+import { TOO_MANY_ATTACHMENTS } from '../../attachments/limits';
 import { TASK_NOT_FOUND } from '../../tasks/get';
 import { ATTACHMENT_NOT_FOUND } from '../../attachments/attachments';
 import {
@@ -47,6 +48,7 @@ export const attachmentsRouter = router({
         errors: {
           400: [filePartRequired('file'), oneFilePartOnly('file'), MULTIPART_MALFORMED, MULTIPART_INCOMPLETE],
           404: [TASK_NOT_FOUND],
+          409: [TOO_MANY_ATTACHMENTS],
           413: [fileTooLarge(MAX_UPLOAD_BYTES), BODY_TOO_LARGE],
           415: [UPLOAD_AS_MULTIPART],
         },

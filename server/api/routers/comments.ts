@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { addComment, listComments } from '../../comments/comments';
+import { addComment, listComments, TOO_MANY_COMMENTS } from '../../comments/comments';
 import { db } from '../../db/client';
 import { TASK_NOT_FOUND } from '../../tasks/get';
 import { recordedAnswer } from '../idempotency';
 import { operation } from '../operation';
-import { commentSchema, MAX_COMMENT } from '../../schemas/comment';
+import { commentSchema, MAX_COMMENT, MAX_COMMENTS_PER_TASK } from '../../schemas/comment';
 import { addCommentInput, taskInput } from '../inputs';
 import { projectProcedure, router } from '../trpc';
 
@@ -14,24 +14,25 @@ export const commentsRouter = router({
       operation('GET', '/{projectSlug}/tasks/{taskId}/comments', {
         summary: 'List comments',
         tag: 'Comments',
-        description: 'Oldest first.',
+        description: `Oldest first, all of them: a task has at most ${MAX_COMMENTS_PER_TASK} comments.`,
         errors: { 404: [TASK_NOT_FOUND] },
       }),
     )
     .input(taskInput)
     .output(z.array(commentSchema))
-    .query(({ ctx, input }) => listComments(db(), ctx.project, input.taskId)),
+    .query(({ ctx, input }) => listComments(db(), ctx.project, input.taskId, (bytes) => ctx.state.answerMemory.reserve(bytes))),
 
   add: projectProcedure('task:update')
     .meta(
       operation('POST', '/{projectSlug}/tasks/{taskId}/comments', {
         summary: 'Add a comment',
         tag: 'Comments',
-        description: 'Attributed to the name of the API key (`authorName`).',
+        description: `Attributed to the name of the API key (\`authorName\`). A task takes at most ${MAX_COMMENTS_PER_TASK} comments.`,
         successStatus: 201,
         errors: {
           400: [`content: must be 1 to ${MAX_COMMENT} characters`, 'content: must contain a non-space character'],
           404: [TASK_NOT_FOUND],
+          409: [TOO_MANY_COMMENTS],
         },
       }),
     )

@@ -2,6 +2,7 @@ import { completeUpload, createUpload, sizeDiffers, UPLOAD_NOT_FOUND, UPLOAD_NOT
 import { db } from '../../db/client';
 import { attachmentSchema, MAX_UPLOAD_BYTES } from '../../schemas/attachment';
 import { directUploadSchema, UPLOAD_URL_TTL_MS } from '../../schemas/direct-upload';
+import { TOO_MANY_ATTACHMENTS } from '../../attachments/limits';
 import { TASK_NOT_FOUND } from '../../tasks/get';
 import { completeUploadInput, createUploadInput } from '../inputs';
 import { fileTooLarge } from '../messages';
@@ -32,6 +33,7 @@ no API key), then complete the upload. \`size\` above ${MAX_UPLOAD_BYTES} bytes 
             'size: must be a whole number of bytes',
           ],
           404: [TASK_NOT_FOUND],
+          409: [TOO_MANY_ATTACHMENTS],
           413: [fileTooLarge(MAX_UPLOAD_BYTES)],
         },
       }),
@@ -53,6 +55,7 @@ again answers the same attachment. An upload not completed within ${2 * MINUTES}
         errors: {
           400: ['uploadId: must be a UUID', UPLOAD_NOT_RECEIVED, sizeDiffers('<n>', '<size>')],
           404: [TASK_NOT_FOUND, UPLOAD_NOT_FOUND],
+          409: [TOO_MANY_ATTACHMENTS],
           413: [fileTooLarge(MAX_UPLOAD_BYTES)],
         },
       }),
