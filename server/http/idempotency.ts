@@ -89,8 +89,9 @@ export async function claimIdempotencyKey(
 
 /**
  * The answer of a request that held a key, once it is known: stored, unless a
- * retry might be answered otherwise (5xx, 429), in which case the key is given
- * back. A write has stored its answer in its own transaction already; what is
+ * retry might be answered otherwise (5xx, 429, and 412: a client that read the
+ * task again retries with its new ETag, and the same request with a stale one is
+ * refused again anyway), in which case the key is given back. A write has stored its answer in its own transaction already; what is
  * stored here changed nothing (a refusal, an update that changed no field).
  */
 export async function settleIdempotencyKey(state: RequestState, answer: Response): Promise<Response> {
@@ -101,7 +102,7 @@ export async function settleIdempotencyKey(state: RequestState, answer: Response
   const failed = (event: string) => (error: unknown) => {
     if (!asUnavailable(error)) logEvent('error', event, { requestId: state.requestId, error });
   };
-  if (answer.status >= 500 || answer.status === 429) {
+  if (answer.status >= 500 || answer.status === 429 || answer.status === 412) {
     await releaseClaim(db(), claim).catch(failed('idempotency.release_failed'));
     return answer;
   }

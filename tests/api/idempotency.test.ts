@@ -136,6 +136,22 @@ describe('Idempotency-Key on POST and PATCH', () => {
     expect((await api.client.get(`/web/tasks/${id}`)).body.title).toBe('Later edit');
   });
 
+  it('stores no 412: the same key, sent again with the ETag the task has now, updates it', async () => {
+    const { id } = await createTask();
+    const key = randomUUID();
+    const stale = await api.client.patch(`/web/tasks/${id}`, { title: 'Checked edit' }, { ...withKey(key), 'if-match': '"stale"' });
+    const { headers } = await api.client.get(`/web/tasks/${id}`);
+
+    const retried = await api.client.patch(
+      `/web/tasks/${id}`,
+      { title: 'Checked edit' },
+      { ...withKey(key), 'if-match': headers.get('etag')! },
+    );
+
+    expect(stale.status).toBe(412);
+    expect([retried.status, retried.headers.get('idempotent-replayed'), retried.body.title]).toEqual([200, null, 'Checked edit']);
+  });
+
   it('refuses the same key with another body with 422, creating nothing', async () => {
     const key = randomUUID();
     await api.client.post('/web/tasks', { title: `First ${key}` }, withKey(key));
