@@ -1,13 +1,61 @@
+import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import { db } from '../db/client';
 import type { InTransaction } from '../db/transaction';
-import { conflict } from '../errors';
-import { recordAnswer, type Claim } from '../idempotency/records';
+import { asUnavailable, badRequest, conflict } from '../errors';
+import { claimKey, recordAnswer, releaseClaim, sweepNowAndThen, type Claim, type StoredAnswer } from '../idempotency/records';
+import { logEvent } from '../log';
 import type { RequestState } from './access';
 import { IDEMPOTENCY_KEY_IN_PROGRESS } from './messages';
 
 /** A request's claim on its Idempotency-Key, with the status its operation answers on success. */
 export interface RequestClaim extends Claim {
   successStatus: number;
+}
+
+const PRINTABLE_ASCII_KEY = /^[\x20-\x7e]{1,255}$/;
+
+/** The key as sent (a quoted string keeps its quotes), or 400 with `invalid` when it is no key. */
+export function checkedIdempotencyKey(value: string, invalid: string): string {
+  if (!PRINTABLE_ASCII_KEY.test(value)) throw badRequest(invalid);
+  return value;
+}
+
+/**
+ * What makes two requests the same one: method, path and body, whatever the order
+ * of the body's members. An MCP tool call is fingerprinted as the REST request it
+ * stands for, so a key means the same on both.
+ */
+export function requestFingerprint(method: string, path: string, body: unknown): string {
+  return createHash('sha256').update(`${method} ${path}\n`).update(canonicalJson(body)).digest('hex');
+}
+
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const members = Object.keys(value)
+      .sort()
+      .map((name) => `${JSON.stringify(name)}:${canonicalJson((value as Record<string, unknown>)[name])}`);
+    return `{${members.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+export type ClaimedRequest =
+  { kind: 'claimed' } | { kind: 'replay'; answer: StoredAnswer } | { kind: 'mismatch' } | { kind: 'in_progress' };
+
+/**
+ * Consults the store, once the gate has admitted the request and its body is
+ * read: the request either holds the key now (and is processed, its write storing
+ * its answer: `recordedAnswer`), or is answered from the record: the stored
+ * answer, another request under the same key (422), or one still being processed (409).
+ */
+export async function claimRequest(state: RequestState, key: string, fingerprint: string, successStatus: number): Promise<ClaimedRequest> {
+  const outcome = await claimKey(db(), state.authenticated!.principal.keyId, key, fingerprint);
+  if (outcome.kind !== 'claimed') return outcome;
+  sweepNowAndThen(db(), (error) => logEvent('error', 'idempotency.sweep_failed', { error }));
+  state.idempotency = { ...outcome.claim, successStatus };
+  return { kind: 'claimed' };
 }
 
 /**
@@ -26,4 +74,27 @@ export function recordedAnswer<T>(state: RequestState, schema?: z.ZodType): InTr
     if (!(await recordAnswer(tx, claim, { status: claim.successStatus, body }))) throw conflict(IDEMPOTENCY_KEY_IN_PROGRESS);
     claim.recorded = true;
   };
+}
+
+/**
+ * The answer of a request that held a key, once it is known: stored, unless a
+ * retry might be answered otherwise (5xx, 429, and 412: a client that read the
+ * task again retries with its new ETag, and the same request with a stale one is
+ * refused again anyway), in which case the key is given back. A write has stored
+ * its answer in its own transaction already; what is stored here changed nothing
+ * (a refusal, an update that changed no field).
+ */
+export async function settleRequest(state: RequestState, answer: StoredAnswer): Promise<void> {
+  const claim = state.idempotency;
+  if (!claim) return;
+  // Should either statement fail, the claim's lease runs out by itself and retries are processed after it;
+  // an outage of the database is logged by the requests it fails.
+  const failed = (event: string) => (error: unknown) => {
+    if (!asUnavailable(error)) logEvent('error', event, { requestId: state.requestId, error });
+  };
+  if (answer.status >= 500 || answer.status === 429 || answer.status === 412) {
+    await releaseClaim(db(), claim).catch(failed('idempotency.release_failed'));
+  } else if (!claim.recorded) {
+    await recordAnswer(db(), claim, answer).catch(failed('idempotency.record_failed'));
+  }
 }

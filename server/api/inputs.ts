@@ -39,3 +39,13 @@ export const getAttachmentInput = z.object({
 });
 /** An upload whose file comes as data (base64) with the call instead of a multipart body. */
 export const uploadInlineInput = inlineFileFields.extend(taskPath);
+
+/** An MCP write tool's retry key: the REST API's Idempotency-Key, as an argument of the call. */
+export const idempotencyKeyArgument = z
+  .string()
+  .regex(/^[\x20-\x7e]{1,255}$/)
+  .meta({
+    description:
+      'Optional. 1 to 255 printable ASCII characters, unique per intended change: a call sent again with the same key and ' +
+      'arguments within 24 hours answers what the first one did instead of writing twice (the REST API\'s Idempotency-Key)',
+  });

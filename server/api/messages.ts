@@ -42,4 +42,8 @@ export { fileTooLarge } from '../attachments/limits';
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 export const IDEMPOTENCY_KEY_INVALID = 'Idempotency-Key: must be 1 to 255 printable ASCII characters';
 export const IDEMPOTENCY_KEY_REUSED = 'Idempotency-Key was already used for a different request';
+export const IDEMPOTENCY_KEY_ARGUMENT_INVALID = 'idempotencyKey: must be 1 to 255 printable ASCII characters';
+export const IDEMPOTENCY_KEY_ARGUMENT_DIFFERS = 'idempotencyKey: differs from the Idempotency-Key header';
+export const IDEMPOTENCY_KEY_BATCH =
+  'Idempotency-Key: the header names one tools/call; give each call of a batch its own idempotencyKey argument';
 export const IDEMPOTENCY_KEY_IN_PROGRESS = 'Idempotency-Key: a request with this key is still being processed; retry it shortly';

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { identify, type RequestState } from '../api/access';
 import { answerError } from '../api/errors';
-import { BODY_NOT_JSON } from '../api/messages';
+import { checkedIdempotencyKey } from '../api/idempotency';
+import { BODY_NOT_JSON, IDEMPOTENCY_KEY_BATCH, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_INVALID } from '../api/messages';
 import { badRequest } from '../errors';
 import { createMcpServer } from '../mcp/server';
 import { MAX_INLINE_CONTENT_CHARS, MAX_UPLOAD_BYTES } from '../schemas/attachment';
@@ -26,7 +27,7 @@ const MCP_ANSWER_COPIES = 4;
 const MAX_MCP_JSON_VALUES = 10_000;
 const MCP_TOO_MANY_VALUES = `Request body holds more than ${MAX_MCP_JSON_VALUES} JSON values`;
 const ALLOW = 'POST, OPTIONS';
-const PREFLIGHT_HEADERS = 'Authorization, X-API-Key, Content-Type, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
+const PREFLIGHT_HEADERS = 'Authorization, X-API-Key, Content-Type, Idempotency-Key, Mcp-Protocol-Version, Mcp-Session-Id, Last-Event-ID';
 
 /**
  * `/v1/mcp`: the MCP server, over Streamable HTTP without sessions. Every POST
@@ -53,6 +54,11 @@ async function answerMcpRequest(req: Request, exchange: Exchange): Promise<Respo
     const principal = await identify(state);
     // Only the parsed message is kept: the bytes and their text can go while the call runs.
     const message = parseMessage(await exchange.readBody(req, MAX_MCP_BODY_BYTES, MCP_BODY_TOO_LARGE));
+    const idempotencyKey = req.headers.get(IDEMPOTENCY_KEY_HEADER);
+    if (idempotencyKey !== null) {
+      checkedIdempotencyKey(idempotencyKey, IDEMPOTENCY_KEY_INVALID);
+      if (Array.isArray(message)) throw badRequest(IDEMPOTENCY_KEY_BATCH);
+    }
 
     // The POST was counted: its first tool call is not counted again.
     let counted = state.rateLimit;
@@ -61,6 +67,7 @@ async function answerMcpRequest(req: Request, exchange: Exchange): Promise<Respo
       clientAddress: state.clientAddress,
       headers: req.headers,
       answerMemory,
+      idempotencyKey,
       takeCounted: () => {
         const decision = counted;
         counted = undefined;

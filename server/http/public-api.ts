@@ -10,7 +10,8 @@ import { isJson, parseJsonObject } from './json-body';
 import { callProcedure } from './openapi-caller';
 import { PUBLIC_API_PREFIX, normalizePath } from './paths';
 import { noneMatchFails } from '../api/conditional';
-import { claimIdempotencyKey, idempotencyKeyOf, requestFingerprint, settleIdempotencyKey } from './idempotency';
+import { requestFingerprint } from '../api/idempotency';
+import { claimIdempotencyKey, idempotencyKeyOf, settleIdempotencyKey } from './idempotency';
 import { errorResponse, notModifiedResponse, preflightResponse } from './respond';
 import { handleUpload, isUploadRoute } from './upload';
 
@@ -72,8 +73,8 @@ async function answerPublicRequest(req: Request, exchange: Exchange): Promise<Re
       body = withoutPathParams(parseJsonObject(contentType, await exchange.readBody(req, MAX_JSON_BODY_BYTES)));
     }
     if (idempotencyKey) {
-      const claimed = await claimIdempotencyKey(state, idempotencyKey, requestFingerprint(method, path, body), route);
-      if ('answer' in claimed) return claimed.answer;
+      const answered = await claimIdempotencyKey(state, idempotencyKey, requestFingerprint(method, path, body), route);
+      if (answered) return answered;
     }
 
     const response = await callProcedure({

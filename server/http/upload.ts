@@ -11,7 +11,8 @@ import { AppError, badRequest } from '../errors';
 import type { Exchange } from './exchange';
 import { answerError } from '../api/errors';
 import { fileReader, type FileLimits } from './multipart';
-import { claimIdempotencyKey, digesting, requestFingerprint, settleIdempotencyKey } from './idempotency';
+import { requestFingerprint } from '../api/idempotency';
+import { claimIdempotencyKey, digesting, settleIdempotencyKey } from './idempotency';
 import { errorResponse, responseHeaders } from './respond';
 
 export interface UploadTarget {
@@ -75,13 +76,13 @@ async function upload(req: Request, exchange: Exchange, state: RequestState, tar
   if (target.idempotencyKey && digests) {
     const path = `/${target.projectSlug}/tasks/${target.taskId}/attachments`;
     const parts = { file: [...fileName!, digests.file.digest('hex')], fields: digests.fields.digest('hex') };
-    const claimed = await claimIdempotencyKey(state, target.idempotencyKey, requestFingerprint('POST', path, parts), {
+    const answered = await claimIdempotencyKey(state, target.idempotencyKey, requestFingerprint('POST', path, parts), {
       successStatus: 201,
       etag: false,
     });
-    if ('answer' in claimed) {
+    if (answered) {
       discardFile(stored);
-      return claimed.answer;
+      return answered;
     }
   }
   return await recordAttachment(db(), project, taskId, stored, recordedAnswer(state));

@@ -10,8 +10,16 @@ import {
   McpError,
   type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
-import type { RequestState } from '../api/access';
+import { admit, type RequestState } from '../api/access';
 import { answerError, type PublicError } from '../api/errors';
+import { checkedIdempotencyKey, claimRequest, requestFingerprint, settleRequest } from '../api/idempotency';
+import {
+  IDEMPOTENCY_KEY_ARGUMENT_DIFFERS,
+  IDEMPOTENCY_KEY_ARGUMENT_INVALID,
+  IDEMPOTENCY_KEY_IN_PROGRESS,
+  IDEMPOTENCY_KEY_REUSED,
+} from '../api/messages';
+import { badRequest } from '../errors';
 import { API_VERSION } from '../api/openapi';
 import { publicRouter } from '../api/router';
 import type { ApiPrincipal } from '../auth/api-key';
@@ -30,6 +38,8 @@ const INSTRUCTIONS = [
 export interface McpRequest extends Pick<RequestState, 'requestId' | 'clientAddress' | 'headers' | 'answerMemory'> {
   /** The rate limit's decision on the POST, for the one call it counts for; undefined after. */
   takeCounted(): RequestState['counted'];
+  /** The POST's Idempotency-Key header, when it carries one tools/call. */
+  idempotencyKey: string | null;
 }
 
 /**
@@ -65,18 +75,69 @@ async function callTool(entry: ApiTool, args: Record<string, unknown>, request: 
     answerMemory: request.answerMemory,
     counted: request.takeCounted(),
   };
+  const { idempotencyKey: argumentKey, ...rest } = args;
+  // Only a write takes the key; any other tool refuses it as the unknown field it is.
+  const input = entry.rest.write ? rest : args;
   try {
-    const caller = publicRouter.createCaller({ state, inlineFile: entry.inlineFile ? args : undefined });
+    const key = entry.rest.write ? retryKey(argumentKey, request.idempotencyKey) : null;
+    if (key) {
+      await admit(state, entry.scope, input.projectSlug);
+      const answered = await claimCall(entry, state, key, input);
+      if (answered) return answered;
+    }
+    const caller = publicRouter.createCaller({ state, inlineFile: entry.inlineFile ? input : undefined });
     const [group, name] = entry.procedure.split('.') as [string, string];
     const procedure = (caller as unknown as Record<string, Record<string, Procedure>>)[group]![name]!;
     // The procedure's output is JSON already (its schema has no dates or classes): the structured
     // result is that value itself, not a second copy parsed back from the text.
-    const result = (await procedure(args)) as Record<string, unknown>;
+    const result = (await procedure(input)) as Record<string, unknown>;
     const text = JSON.stringify(result);
-    return { content: [{ type: 'text', text }], structuredContent: entry.listKey ? { [entry.listKey]: result } : result };
+    await settleRequest(state, { status: entry.rest.successStatus, body: text });
+    return resultOf(entry, text, result);
   } catch (error) {
     const failure = answerError(error, 'mcp.tool_failed', { requestId: request.requestId, tool: entry.tool.name });
-    return { isError: true, content: [{ type: 'text', text: errorText(failure, state) }] };
+    await settleRequest(state, { status: failure.statusCode, body: JSON.stringify(failure) });
+    return errorOf(failure, state);
+  }
+}
+
+function resultOf(entry: ApiTool, text: string, result: unknown): CallToolResult {
+  const structured = (entry.listKey ? { [entry.listKey]: result } : result) as Record<string, unknown>;
+  return { content: [{ type: 'text', text }], structuredContent: structured };
+}
+
+function errorOf(failure: PublicError, state: RequestState): CallToolResult {
+  return { isError: true, content: [{ type: 'text', text: errorText(failure, state) }] };
+}
+
+/** The call's Idempotency-Key: its argument, or the header of a POST that carries this one call. */
+function retryKey(argument: unknown, header: string | null): string | null {
+  if (argument === undefined) return header;
+  const key = checkedIdempotencyKey(typeof argument === 'string' ? argument : '', IDEMPOTENCY_KEY_ARGUMENT_INVALID);
+  if (header !== null && header !== key) throw badRequest(IDEMPOTENCY_KEY_ARGUMENT_DIFFERS);
+  return key;
+}
+
+/**
+ * Claims the key as the REST request the call stands for would (same fingerprint,
+ * so a key means one change on either transport); a result when the call is
+ * answered from the record instead of being made.
+ */
+async function claimCall(entry: ApiTool, state: RequestState, key: string, input: Record<string, unknown>): Promise<CallToolResult | null> {
+  const params = entry.rest.path.match(/\{(\w+)\}/g)?.map((param) => param.slice(1, -1)) ?? [];
+  const path = entry.rest.path.replace(/\{(\w+)\}/g, (_, param: string) => encodeURIComponent(String(input[param] ?? '')));
+  const body = Object.fromEntries(Object.entries(input).filter(([field]) => !params.includes(field)));
+  const outcome = await claimRequest(state, key, requestFingerprint(entry.rest.method, path, body), entry.rest.successStatus);
+  switch (outcome.kind) {
+    case 'claimed':
+      return null;
+    case 'replay':
+      if (outcome.answer.status >= 400) return errorOf(JSON.parse(outcome.answer.body) as PublicError, state);
+      return resultOf(entry, outcome.answer.body, JSON.parse(outcome.answer.body));
+    case 'mismatch':
+      return errorOf({ statusCode: 422, message: IDEMPOTENCY_KEY_REUSED }, state);
+    case 'in_progress':
+      return errorOf({ statusCode: 409, message: IDEMPOTENCY_KEY_IN_PROGRESS }, state);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { uploadInlineInput } from '../api/inputs';
+import { idempotencyKeyArgument, uploadInlineInput } from '../api/inputs';
 import { procedureMetas } from '../api/operation';
 import { publicRouter } from '../api/router';
 import type { Scope } from '../keys/scopes';
@@ -18,7 +18,11 @@ export interface ApiTool {
   listKey?: string;
   /** The call carries its file as data (base64) instead of a multipart body. */
   inlineFile: boolean;
+  /** The REST request the call stands for: a write (POST, PATCH) takes an `idempotencyKey` argument. */
+  rest: { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; path: string; successStatus: number; write: boolean };
 }
+
+const IDEMPOTENCY_KEY = 'idempotencyKey';
 
 // The REST API takes this operation's file as multipart/form-data; the tool, as base64 with the call.
 const UPLOAD_PROCEDURE = 'attachments.upload';
@@ -38,13 +42,16 @@ function buildTools(): ApiTool[] {
     const name = toolName(meta.openapi.summary ?? procedure);
     const outputSchema = jsonSchema(output as z.ZodType, 'output');
     const listKey = outputSchema.type === 'array' ? procedure.split('.')[0] : undefined;
-    const method = meta.openapi.method;
+    const method = meta.openapi.method as ApiTool['rest']['method'];
+    const write = method === 'POST' || method === 'PATCH';
     const inputSchema = asObjectSchema(jsonSchema((inlineFile ? uploadInlineInput : inputs[0]) as z.ZodType, 'input'));
+    if (write) inputSchema.properties = { ...inputSchema.properties, [IDEMPOTENCY_KEY]: jsonSchema(idempotencyKeyArgument, 'input') };
     return {
       procedure,
       scope: meta.scope,
       listKey,
       inlineFile,
+      rest: { method, path: meta.openapi.path, successStatus: meta.successStatus ?? 200, write },
       tool: {
         name,
         title: meta.openapi.summary,
@@ -55,6 +62,7 @@ function buildTools(): ApiTool[] {
           rest: `${method} /v1/public${meta.openapi.path}`,
           inputs: Object.keys(inputSchema.properties ?? {}),
           listKey,
+          write,
         }),
         inputSchema,
         outputSchema: listKey
@@ -82,12 +90,21 @@ const ID_HINTS: Record<string, string> = {
   attachmentId: "attachmentId is an id from the task's `attachments`.",
 };
 
-function describe(parts: { summary: string; detail?: string; scope: Scope; rest: string; inputs: string[]; listKey?: string }): string {
+function describe(parts: {
+  summary: string;
+  detail?: string;
+  scope: Scope;
+  rest: string;
+  inputs: string[];
+  listKey?: string;
+  write: boolean;
+}): string {
   return [
     `${parts.summary}.`,
     parts.detail,
     ...parts.inputs.map((input) => ID_HINTS[input]),
     parts.listKey ? `The structured result holds the list under \`${parts.listKey}\`; the text is the REST API's JSON array.` : undefined,
+    parts.write ? 'Safe to retry with the same `idempotencyKey`: the change is made once.' : undefined,
     `Needs the API key scope ${parts.scope}; same as the REST call ${parts.rest}.`,
     'Failures come back as a tool error whose text is `<statusCode> <message>`, e.g. `404 Task not found`.',
   ]

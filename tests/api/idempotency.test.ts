@@ -4,7 +4,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { db } from '../../server/db/client';
 import { env } from '../../server/env';
-import { requestFingerprint } from '../../server/http/idempotency';
+import { requestFingerprint } from '../../server/api/idempotency';
 import { claimKey, releaseClaim, settleSweep, sweepExpiredRecords } from '../../server/idempotency/records';
 import { settleStorage } from '../../server/storage/storage';
 import { useApi } from '../support/api';
