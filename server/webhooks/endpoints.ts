@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { badRequest, conflict, notFound } from '../errors';
 import { PROJECT_NOT_FOUND } from '../projects/types';
-import { FORBIDDEN_ADDRESS, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
+import { FORBIDDEN_ADDRESS, FORBIDDEN_PORT, isAllowedPort, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
 import { DELIVER_JOB, EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
 import { noteDeliveryQueued } from './request-scope';
@@ -30,8 +30,9 @@ const endpointSelect = {
 } as const;
 
 /**
- * https only (http too where private addresses are allowed, in development), and
- * not to an address inside the network: checked again at every delivery.
+ * https only, on 443 or an unprivileged port, and not to an address inside the network:
+ * checked again at every delivery. Where private addresses are allowed (development,
+ * tests) http and every port are too.
  */
 async function checkUrl(url: string): Promise<void> {
   let parsed: URL;
@@ -45,6 +46,7 @@ async function checkUrl(url: string): Promise<void> {
   if (url.length > MAX_URL_LENGTH) throw badRequest(`url: must be at most ${MAX_URL_LENGTH} characters`);
   if (privateAddressesAllowed()) return;
   if (parsed.protocol !== 'https:') throw badRequest('url: must be https');
+  if (!isAllowedPort(parsed)) throw badRequest(FORBIDDEN_PORT);
   let addresses: string[];
   try {
     addresses = await resolveHost(parsed);
