@@ -10,6 +10,13 @@ export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
 const MAX_URL_LENGTH = 2000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * Endpoints a workspace may have, as GitHub allows 20 webhooks per repository: every
+ * event is one delivery row and one request per endpoint, so the cap bounds what one
+ * change costs. An integration that wants more can fan out from one receiver.
+ */
+export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
+export const TOO_MANY_ENDPOINTS = `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints: delete one before adding another`;
 
 export interface EndpointInput {
   url: string;
@@ -69,10 +76,16 @@ export async function createEndpoint(db: Db, workspaceId: string, input: Endpoin
     const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
     if (!project) throw notFound(PROJECT_NOT_FOUND);
   }
+  const events = parseEvents(input.events);
   const secret = newSigningSecret();
-  const endpoint = await db.webhookEndpoint.create({
-    data: { workspaceId, url: input.url, events: parseEvents(input.events), projectId: input.projectId, secretSealed: sealSecret(secret) },
-    select: endpointSelect,
+  const endpoint = await db.$transaction(async (tx) => {
+    // The workspace's row, locked, makes parallel creates count one after another.
+    await tx.$queryRaw`SELECT 1 FROM workspace WHERE id = ${workspaceId}::uuid FOR UPDATE`;
+    if ((await tx.webhookEndpoint.count({ where: { workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE) throw conflict(TOO_MANY_ENDPOINTS);
+    return tx.webhookEndpoint.create({
+      data: { workspaceId, url: input.url, events, projectId: input.projectId, secretSealed: sealSecret(secret) },
+      select: endpointSelect,
+    });
   });
   return { ...endpoint, secret };
 }
