@@ -16,7 +16,9 @@ export interface Received {
 }
 
 export interface FakeBlob {
+  /** Empty when the fake keeps no bytes (`lean`). */
   body: Buffer;
+  size: number;
   contentType: string | undefined;
   /** When it was stored; a test may move it back. */
   uploadedAt: Date;
@@ -60,7 +62,7 @@ const SIGNED_PARAMS = [
  * (list, by pathname, paginated), POST /delete, POST /signed-token. Errors come as
  * Blob's `{error: {code, message}}`.
  */
-export async function startFakeBlobApi(): Promise<FakeBlobApi> {
+export async function startFakeBlobApi({ lean = false } = {}): Promise<FakeBlobApi> {
   const blobs: FakeBlobApi['blobs'] = new Map();
   const requests: Received[] = [];
   const fake = { unavailable: false };
@@ -73,7 +75,8 @@ export async function startFakeBlobApi(): Promise<FakeBlobApi> {
       headers: req.headers,
       body: Buffer.concat(chunks),
     };
-    requests.push(received);
+    // A lean fake (the soak's) keeps sizes only, and no request: its memory stays flat.
+    if (!lean) requests.push(received);
     const reply = (status: number, body: unknown) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const refuse = (status: number, code: string) => reply(status, { error: { code, message: code } });
@@ -96,7 +99,7 @@ export async function startFakeBlobApi(): Promise<FakeBlobApi> {
         url: blobUrl,
         downloadUrl: `${blobUrl}?download=1`,
         pathname,
-        size: blob.body.length,
+        size: blob.size,
         contentType: blob.contentType,
         contentDisposition: `attachment; filename="${pathname}"`,
         cacheControl: 'public, max-age=2592000',
@@ -119,7 +122,7 @@ export async function startFakeBlobApi(): Promise<FakeBlobApi> {
             url: blobUrl,
             downloadUrl: `${blobUrl}?download=1`,
             pathname,
-            size: blob.body.length,
+            size: blob.size,
             uploadedAt: blob.uploadedAt.toISOString(),
             etag: '"1"',
           };
@@ -145,7 +148,8 @@ export async function startFakeBlobApi(): Promise<FakeBlobApi> {
 
     function stored(pathname: string) {
       blobs.set(pathname, {
-        body: received.body,
+        body: lean ? Buffer.alloc(0) : received.body,
+        size: received.body.length,
         contentType: req.headers['x-content-type'] as string | undefined,
         uploadedAt: new Date(),
       });
