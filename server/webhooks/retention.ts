@@ -38,19 +38,20 @@ export async function purgeDeliveries(
         WHERE created_at < ${cutoff}::timestamptz AND (created_at, id) > (${cursor.at}::timestamptz, ${cursor.id}::uuid)
         ORDER BY created_at, id LIMIT ${BATCH}::int
       ), kept_from AS MATERIALIZED (
-        -- Once per endpoint among them: its 50th newest delivery's time, read backwards off the
-        -- index on (endpoint_id, created_at); a delivery older than that has 50 newer ones. The
+        -- Once per endpoint among them: its 50th newest delivery, read backwards off the index on
+        -- (endpoint_id, created_at); a delivery before it has 50 newer ones. The
         -- endpoint is bounded on both sides rather than equal to one value, so that only that
         -- index gives the order: with stale statistics (a table that just grew; PGlite, which
         -- never analyzes) the planner otherwise walked (created_at, id) backwards through every
         -- other endpoint's deliveries, or, asked per delivery, took every newer entry in a bitmap
         -- (4.4 s a statement in the soak, 0.9 ms like this).
-        SELECT e.endpoint_id, (
-          SELECT created_at FROM webhook_delivery d WHERE d.endpoint_id >= e.endpoint_id AND d.endpoint_id <= e.endpoint_id
-          ORDER BY d.endpoint_id DESC, d.created_at DESC OFFSET ${KEPT_PER_ENDPOINT - 1}::int LIMIT 1) AS fiftieth
-        FROM (SELECT DISTINCT endpoint_id FROM candidates) e
+        SELECT e.endpoint_id, fiftieth.created_at, fiftieth.id FROM (SELECT DISTINCT endpoint_id FROM candidates) e
+        CROSS JOIN LATERAL (
+          SELECT d.created_at, d.id FROM webhook_delivery d WHERE d.endpoint_id >= e.endpoint_id AND d.endpoint_id <= e.endpoint_id
+          ORDER BY d.endpoint_id DESC, d.created_at DESC, d.id DESC OFFSET ${KEPT_PER_ENDPOINT - 1}::int LIMIT 1) fiftieth
       ), doomed AS (
-        SELECT c.id FROM candidates c JOIN kept_from k ON k.endpoint_id = c.endpoint_id WHERE c.created_at < k.fiftieth
+        -- Ties on the time (deliveries of one transaction) are ordered by id, as the walk orders them.
+        SELECT c.id FROM candidates c JOIN kept_from k ON k.endpoint_id = c.endpoint_id WHERE (c.created_at, c.id) < (k.created_at, k.id)
       ), gone AS (
         DELETE FROM webhook_delivery d USING doomed WHERE d.id = doomed.id RETURNING d.id
       ), last AS (

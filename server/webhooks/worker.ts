@@ -76,6 +76,8 @@ const tasks = (db: () => Db, lastStart = Infinity): TaskList => ({
   [PURGE_TASK]: purgeTask(db, lastStart),
 });
 
+const PURGE_BACKFILL_MS = 15 * 60_000;
+
 /**
  * The purge's schedule on the resident worker. A run missed while no worker ran
  * (a restart across a quarter hour) is made up at start (graphile-worker's backfill),
@@ -90,7 +92,6 @@ const purgeCron = () =>
       options: { ...PURGE_JOB, backfillPeriod: PURGE_BACKFILL_MS },
     },
   ]);
-const PURGE_BACKFILL_MS = 15 * 60_000;
 
 const LOST_CONNECTION_LOG_INTERVAL_MS = 60_000;
 

@@ -57,6 +57,18 @@ describe('the purge of webhook deliveries', () => {
     expect(Date.now() - oldestKept.createdAt.getTime()).toBeLessThan(31 * DAY_MS + 41 * 60_000);
   });
 
+  it('keeps exactly 50 when many share one time, as deliveries of one transaction do', async () => {
+    const hook = await endpoint();
+    await db().$executeRaw`
+      INSERT INTO webhook_delivery (id, endpoint_id, message_id, event_type, payload, status, created_at, updated_at)
+      SELECT gen_random_uuid(), ${hook}::uuid, 'msg_' || gen_random_uuid(), 'task.deleted', '{}', 'delivered', now() - interval '31 days', now()
+      FROM generate_series(1, 70)`;
+
+    await purgeAll();
+
+    expect(await countOf(hook)).toBe(50);
+  });
+
   it('does a bounded amount per run and goes on from where it stopped', async () => {
     const hook = await endpoint();
     await deliveries(hook, 50, 0);
