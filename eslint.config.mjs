@@ -14,6 +14,7 @@ const DOMAIN = [
   'setup',
   'idempotency',
   'webhooks',
+  'retention',
 ];
 
 /** Files under `files` may not import from the server folders named in `above`. */

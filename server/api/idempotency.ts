@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import { db } from '../db/client';
 import type { InTransaction } from '../db/transaction';
 import { asUnavailable, badRequest, conflict } from '../errors';
-import { claimKey, recordAnswer, releaseClaim, sweepNowAndThen, type Claim, type StoredAnswer } from '../idempotency/records';
+import { claimKey, recordAnswer, releaseClaim, type Claim, type StoredAnswer } from '../idempotency/records';
 import { logEvent } from '../log';
 import type { RequestState } from './access';
 import { IDEMPOTENCY_KEY_IN_PROGRESS } from './messages';
@@ -53,7 +53,6 @@ export type ClaimedRequest =
 export async function claimRequest(state: RequestState, key: string, fingerprint: string, successStatus: number): Promise<ClaimedRequest> {
   const outcome = await claimKey(db(), state.authenticated!.principal.keyId, key, fingerprint);
   if (outcome.kind !== 'claimed') return outcome;
-  sweepNowAndThen(db(), (error) => logEvent('error', 'idempotency.sweep_failed', { error }));
   state.idempotency = { ...outcome.claim, successStatus };
   return { kind: 'claimed' };
 }

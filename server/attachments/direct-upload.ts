@@ -12,6 +12,7 @@ import { announceAttachment } from './upload';
 import { cleanFilename } from './filename';
 import { fileTooLarge, MAX_ATTACHMENTS_PER_TASK, TOO_MANY_ATTACHMENTS } from './limits';
 import { mimeTypeOf } from './mime-type';
+import { uploadKey } from './upload-objects';
 
 export const UPLOAD_NOT_FOUND = 'Upload not found';
 export const UPLOAD_NOT_RECEIVED = 'Upload not received: send the file to uploadUrl first';
@@ -26,8 +27,8 @@ export const largerThanAnnounced = (announced: number | string) => `File larger 
  * object unless it became an attachment.
  */
 export const COMPLETE_GRACE_MS = UPLOAD_URL_TTL_MS;
-const SWEEP_EVERY_MS = 60_000;
 const SWEEP_BATCH = 100;
+const SWEEP_MAX_BATCHES = 10;
 const UNKNOWN_TYPE = 'application/octet-stream';
 
 export interface AnnouncedFile {
@@ -44,12 +45,11 @@ export interface AnnouncedFile {
 export async function createUpload(db: Db, workspaceId: string, project: ProjectRef, taskId: string, file: AnnouncedFile) {
   if (file.size > MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', fileTooLarge(MAX_UPLOAD_BYTES));
   const task = await taskWithRoomForAttachment(db, project, taskId);
-  await sweepIfDue(db);
   const filename = cleanFilename(file.filename);
   const declared = file.mimeType?.toLowerCase();
   const mimeType = declared && declared !== UNKNOWN_TYPE ? declared : mimeTypeOf(UNKNOWN_TYPE, filename);
   const id = randomUUID();
-  const storageKey = randomUUID().replaceAll('-', '');
+  const storageKey = uploadKey(Date.now());
   // Whole seconds, as the local URL carries them: the answer states the URL's true expiry.
   const expiresAt = new Date(Math.floor((Date.now() + UPLOAD_URL_TTL_MS) / 1000) * 1000);
   const target = await storage().uploadTarget({ uploadId: id, key: storageKey, contentType: mimeType, size: file.size, expiresAt });
@@ -71,7 +71,6 @@ export async function createUpload(db: Db, workspaceId: string, project: Project
  */
 export async function completeUpload(db: Db, workspaceId: string, project: ProjectRef, taskId: string, uploadId: string) {
   const task = await findTaskId(db, project, taskId);
-  await sweepIfDue(db);
   const upload = await db.pendingUpload.findFirst({
     where: { id: uploadId.toLowerCase(), taskId: task, workspaceId },
     include: { attachment: true },
@@ -157,32 +156,26 @@ export async function receiveUpload(db: Db, uploadId: string, write: (slot: Uplo
 
 /**
  * Removes uploads whose time to complete has passed, with their objects unless
- * they became attachments; a batch at a time, rows another process holds skipped.
- * The objects go first, awaited, and the rows only then: a store that fails leaves
- * the rows for the next sweep, and on Vercel nothing is left to run after the answer.
- * Runs on the next upload request (at most once a minute per process), which is
- * all there is on Vercel, and every minute beside `npm start`.
+ * they became attachments; a batch of 100 at a time, rows another process holds
+ * skipped, at most 1,000 a run (`more` when it stopped there). The objects go first,
+ * awaited, and the rows only then: a store that fails leaves the rows for the next run.
  */
-export async function sweepExpiredUploads(db: Db, now = Date.now()): Promise<number> {
+export async function sweepExpiredUploads(db: Db, now = Date.now()): Promise<{ deleted: number; more: boolean }> {
   const cutoff = new Date(now - COMPLETE_GRACE_MS).toISOString();
-  return db.$transaction(async (tx) => {
-    const expired = await tx.$queryRaw<{ id: string; storage_key: string; attachment_id: string | null }[]>`
-      SELECT id, storage_key, attachment_id FROM pending_upload WHERE expires_at < ${cutoff}::timestamptz
-      ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`;
-    if (expired.length === 0) return 0;
-    const orphans = expired.filter((row) => row.attachment_id === null).map((row) => row.storage_key);
-    if (orphans.length > 0) await storage().delete(orphans);
-    await tx.pendingUpload.deleteMany({ where: { id: { in: expired.map((row) => row.id) } } });
-    return expired.length;
-  });
-}
-
-let lastSweep = 0;
-
-async function sweepIfDue(db: Db): Promise<void> {
-  const now = Date.now();
-  if (now - lastSweep < SWEEP_EVERY_MS) return;
-  lastSweep = now;
-  // Cleaning up never fails the request that happened to run it.
-  await sweepExpiredUploads(db, now).catch((error: unknown) => logEvent('error', 'upload.sweep_failed', { error }));
+  let deleted = 0;
+  for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
+    const count = await db.$transaction(async (tx) => {
+      const expired = await tx.$queryRaw<{ id: string; storage_key: string; attachment_id: string | null }[]>`
+        SELECT id, storage_key, attachment_id FROM pending_upload WHERE expires_at < ${cutoff}::timestamptz
+        ORDER BY expires_at LIMIT ${SWEEP_BATCH} FOR UPDATE SKIP LOCKED`;
+      if (expired.length === 0) return 0;
+      const orphans = expired.filter((row) => row.attachment_id === null).map((row) => row.storage_key);
+      if (orphans.length > 0) await storage().delete(orphans);
+      await tx.pendingUpload.deleteMany({ where: { id: { in: expired.map((row) => row.id) } } });
+      return expired.length;
+    });
+    deleted += count;
+    if (count < SWEEP_BATCH) return { deleted, more: false };
+  }
+  return { deleted, more: true };
 }

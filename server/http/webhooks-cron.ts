@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { db } from '../db/client';
 import { env } from '../env';
-import { runDueWebhooks } from '../webhooks/worker';
+import { runDueWebhooks, runPurge } from '../webhooks/worker';
 
 /**
  * How long one Cron call may run: the route's `maxDuration` (60 s) less room to
@@ -23,10 +23,19 @@ function authorised(req: Request): boolean {
  * retries included, as many as fit in the function's time limit, then answers. Only Vercel, which sends CRON_SECRET as a
  * bearer token, may call it.
  */
-export async function answerWebhooksCron(req: Request): Promise<Response> {
+export function answerWebhooksCron(req: Request): Promise<Response> {
+  return answerCron(req, runDueWebhooks);
+}
+
+/** Vercel Cron's call of the purge (`vercel.json`, every 15 minutes), where no resident worker keeps its schedule. */
+export function answerPurgeCron(req: Request): Promise<Response> {
+  return answerCron(req, runPurge);
+}
+
+async function answerCron(req: Request, work: typeof runDueWebhooks): Promise<Response> {
   if (!authorised(req)) return Response.json({ statusCode: 401, message: 'Unauthorized' }, { status: 401 });
   const { database } = env();
   if (database.kind !== 'postgres') return Response.json({ statusCode: 503, message: 'Service temporarily unavailable' }, { status: 503 });
-  await runDueWebhooks(database.url, db, CRON_RUN_MS);
+  await work(database.url, db, CRON_RUN_MS);
   return Response.json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } });
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
-import { asUnavailable } from '../errors';
 
 /** How long an answer is kept for retries, as Stripe keeps its idempotency keys. */
 export const RECORD_TTL_SECONDS = 24 * 60 * 60;
@@ -82,50 +81,23 @@ const SWEEP_MAX_BATCHES = 20;
 
 /**
  * Deletes expired records oldest first, in batches found through the index on
- * `expires_at`, never scanning the table; returns how many went. The outer
- * condition is checked again on a row a claim has just taken over, which keeps it.
+ * `expires_at`, never scanning the table, at most 10,000 a run; `more` when it
+ * stopped there. The outer condition is checked again on a row a claim has just
+ * taken over, which keeps it. `asOf` (the database's clock unless given) is for
+ * tests that look ahead.
  */
-export async function sweepExpiredRecords(db: Db): Promise<number> {
+export async function sweepExpiredRecords(db: Db, asOf?: Date): Promise<{ deleted: number; more: boolean }> {
+  const now = asOf?.toISOString() ?? null;
   let deleted = 0;
   for (let batch = 0; batch < SWEEP_MAX_BATCHES; batch++) {
     const count = await db.$executeRaw`
       DELETE FROM idempotency_record
       WHERE (api_key_id, key) IN (
-        SELECT api_key_id, key FROM idempotency_record WHERE expires_at <= now() ORDER BY expires_at LIMIT ${SWEEP_BATCH}::int)
-      AND expires_at <= now()`;
+        SELECT api_key_id, key FROM idempotency_record WHERE expires_at <= coalesce(${now}::timestamptz, now())
+        ORDER BY expires_at LIMIT ${SWEEP_BATCH}::int)
+      AND expires_at <= coalesce(${now}::timestamptz, now())`;
     deleted += count;
-    if (count < SWEEP_BATCH) break;
+    if (count < SWEEP_BATCH) return { deleted, more: false };
   }
-  return deleted;
-}
-
-const SWEEP_INTERVAL_MS = 60_000;
-let lastSweep = 0;
-let sweeping: Promise<void> | undefined;
-
-/**
- * Starts a sweep off the request's path, at most once a minute per process:
- * requests that claim keys are what adds records, so they also clear the old
- * ones, on a server process and on a serverless one alike, with no timer to keep.
- */
-export function sweepNowAndThen(db: Db, onError: (error: unknown) => void): void {
-  const now = Date.now();
-  if (sweeping || now - lastSweep < SWEEP_INTERVAL_MS) return;
-  lastSweep = now;
-  sweeping = sweepExpiredRecords(db)
-    .then(
-      () => undefined,
-      // An outage of the database is logged by the requests it fails.
-      (error: unknown) => {
-        if (!asUnavailable(error)) onError(error);
-      },
-    )
-    .finally(() => {
-      sweeping = undefined;
-    });
-}
-
-/** Waits for a sweep already started; for tests and orderly shutdown. */
-export async function settleSweep(): Promise<void> {
-  await sweeping;
+  return { deleted, more: true };
 }

@@ -2,11 +2,9 @@ import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import next from 'next';
-import { sweepExpiredUploads } from '../attachments/direct-upload';
-import { db, disconnectDb } from '../db/client';
+import { disconnectDb } from '../db/client';
 import { env } from '../env';
 import { answerClientErrors, createEdgeListener } from '../http/node-edge';
-import { logEvent } from '../log';
 
 /**
  * The production server `npm start` runs (after `next build`): Next.js serves the
@@ -22,7 +20,6 @@ const port = Number(values.port ?? 3000);
 const hostname = values.hostname;
 const root = path.resolve(import.meta.dirname, '../..');
 const SHUTDOWN_GRACE_MS = 10_000;
-const UPLOAD_SWEEP_MS = 60_000;
 const trustedProxies = env().trustedProxyCount;
 
 const app = next({ dev: false, dir: root, hostname, port });
@@ -38,18 +35,10 @@ server.listen(port, hostname, () => {
   process.stdout.write(`Listening on http://${hostname ?? 'localhost'}:${port}\n`);
 });
 
-// Direct uploads never completed are removed with their objects once their time is
-// up, even when no further upload request comes to do it; the processes share the work.
-const uploadSweep = setInterval(() => {
-  sweepExpiredUploads(db()).catch((error: unknown) => logEvent('error', 'upload.sweep_failed', { error }));
-}, UPLOAD_SWEEP_MS);
-uploadSweep.unref();
-
 let stopping = false;
 function stop() {
   if (stopping) return;
   stopping = true;
-  clearInterval(uploadSweep);
   const forced = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
   forced.unref();
   server.close(() => {

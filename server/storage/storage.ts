@@ -17,6 +17,16 @@ export interface BlobStore {
   uploadTarget(upload: UploadSlot): Promise<{ url: string; headers: Record<string, string> }>;
   /** The size in bytes of what is stored under `key`; null when nothing is. */
   size(key: string): Promise<number | null>;
+  /**
+   * The objects whose keys start with `prefix`, a page at a time; only where clients
+   * write objects without the app in between (Vercel Blob's presigned PUT).
+   */
+  list?(prefix: string): AsyncIterable<StoredObject[]>;
+}
+
+export interface StoredObject {
+  key: string;
+  uploadedAt: Date;
 }
 
 export interface UploadSlot {

@@ -1,10 +1,12 @@
-import { BlobNotFoundError, del, head, issueSignedToken, presignUrl, put } from '@vercel/blob';
+import { BlobNotFoundError, del, head, issueSignedToken, list, presignUrl, put } from '@vercel/blob';
 import type { BlobStore } from './storage';
 
 // The delegation outlives the link a little, so the link carries its own exact expiry.
 const DELEGATION_MARGIN_MS = 60_000;
 // The Blob API version @vercel/blob 2.8 sends with every request (tests/storage/vercel-blob.test.ts checks it).
 export const BLOB_API_VERSION = '12';
+// Blob's largest page.
+const LIST_PAGE = 1000;
 
 /** A private Vercel Blob store: objects are named by their key and read only through presigned links. */
 export function createVercelBlobStore(token: string): BlobStore {
@@ -81,6 +83,15 @@ export function createVercelBlobStore(token: string): BlobStore {
         if (error instanceof BlobNotFoundError) return null;
         throw error;
       }
+    },
+
+    async *list(prefix) {
+      let cursor: string | undefined;
+      do {
+        const page = await list({ token, prefix, cursor, limit: LIST_PAGE });
+        yield page.blobs.map((blob) => ({ key: blob.pathname, uploadedAt: blob.uploadedAt }));
+        cursor = page.hasMore ? page.cursor : undefined;
+      } while (cursor);
     },
   };
 }

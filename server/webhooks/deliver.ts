@@ -1,11 +1,10 @@
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../db/client';
 import { env } from '../env';
 import { DELIVER_JOB } from './events';
-import { guardedLookup, isForbiddenAddress, privateAddressesAllowed } from './address';
+import { deliveryRefusal, guardedLookup } from './address';
 import { previousSecretSignsUntil } from './endpoints';
 import { openSecret } from './secret';
 
@@ -24,10 +23,9 @@ function post(url: URL, headers: Record<string, string>, body: string): Promise<
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   return new Promise((resolve) => {
-    const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-    // An IP literal is connected to without a lookup, so it is checked here.
-    if (net.isIP(host) && !privateAddressesAllowed() && isForbiddenAddress(host)) {
-      resolve({ code: null, durationMs: 0, error: `${host} is a forbidden address` });
+    const refused = deliveryRefusal(url);
+    if (refused) {
+      resolve({ code: null, durationMs: 0, error: refused });
       return;
     }
     const request = (url.protocol === 'https:' ? https : http).request(url, {

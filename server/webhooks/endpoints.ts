@@ -1,7 +1,7 @@
 import type { Db } from '../db/client';
 import { badRequest, conflict, notFound } from '../errors';
 import { PROJECT_NOT_FOUND } from '../projects/types';
-import { FORBIDDEN_ADDRESS, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
+import { FORBIDDEN_ADDRESS, FORBIDDEN_PORT, isAllowedPort, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
 import { DELIVER_JOB, EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
 import { noteDeliveryQueued } from './request-scope';
@@ -10,6 +10,13 @@ export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
 const MAX_URL_LENGTH = 2000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/**
+ * Endpoints a workspace may have, as GitHub allows 20 webhooks per repository: every
+ * event is one delivery row and one request per endpoint, so the cap bounds what one
+ * change costs. An integration that wants more can fan out from one receiver.
+ */
+export const MAX_ENDPOINTS_PER_WORKSPACE = 20;
+export const TOO_MANY_ENDPOINTS = `A workspace has at most ${MAX_ENDPOINTS_PER_WORKSPACE} webhook endpoints: delete one before adding another`;
 
 export interface EndpointInput {
   url: string;
@@ -30,8 +37,9 @@ const endpointSelect = {
 } as const;
 
 /**
- * https only (http too where private addresses are allowed, in development), and
- * not to an address inside the network: checked again at every delivery.
+ * https only, on 443 or an unprivileged port, and not to an address inside the network:
+ * checked again at every delivery. Where private addresses are allowed (development,
+ * tests) http and every port are too.
  */
 async function checkUrl(url: string): Promise<void> {
   let parsed: URL;
@@ -45,6 +53,7 @@ async function checkUrl(url: string): Promise<void> {
   if (url.length > MAX_URL_LENGTH) throw badRequest(`url: must be at most ${MAX_URL_LENGTH} characters`);
   if (privateAddressesAllowed()) return;
   if (parsed.protocol !== 'https:') throw badRequest('url: must be https');
+  if (!isAllowedPort(parsed)) throw badRequest(FORBIDDEN_PORT);
   let addresses: string[];
   try {
     addresses = await resolveHost(parsed);
@@ -67,10 +76,16 @@ export async function createEndpoint(db: Db, workspaceId: string, input: Endpoin
     const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
     if (!project) throw notFound(PROJECT_NOT_FOUND);
   }
+  const events = parseEvents(input.events);
   const secret = newSigningSecret();
-  const endpoint = await db.webhookEndpoint.create({
-    data: { workspaceId, url: input.url, events: parseEvents(input.events), projectId: input.projectId, secretSealed: sealSecret(secret) },
-    select: endpointSelect,
+  const endpoint = await db.$transaction(async (tx) => {
+    // The workspace's row, locked, makes parallel creates count one after another.
+    await tx.$queryRaw`SELECT 1 FROM workspace WHERE id = ${workspaceId}::uuid FOR UPDATE`;
+    if ((await tx.webhookEndpoint.count({ where: { workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE) throw conflict(TOO_MANY_ENDPOINTS);
+    return tx.webhookEndpoint.create({
+      data: { workspaceId, url: input.url, events, projectId: input.projectId, secretSealed: sealSecret(secret) },
+      select: endpointSelect,
+    });
   });
   return { ...endpoint, secret };
 }

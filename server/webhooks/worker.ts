@@ -1,7 +1,8 @@
-import { Logger, run, runOnce, type TaskList } from 'graphile-worker';
+import { Logger, parseCronItems, run, runOnce, type Task, type TaskList } from 'graphile-worker';
 import pg from 'pg';
 import type { Db } from '../db/client';
 import { logEvent, logThrottled } from '../log';
+import { PURGE_SCHEDULE, PURGE_TASK, purgeStorage, type PurgeCursor } from '../retention/purge';
 import { ATTEMPT_TIMEOUT_MS, attemptDelivery } from './deliver';
 import { DELIVER_JOB } from './events';
 
@@ -21,7 +22,6 @@ const options = {
   concurrency: CONCURRENCY,
   noHandleSignals: true,
   logger,
-  crontab: '',
   noPreparedStatements: true,
   // Without batching, a job's completion is sent without being awaited, and a run could
   // return, and a function end, before it reached the database; batched (after 0 ms),
@@ -33,15 +33,65 @@ const options = {
 // due a moment later so that this run does not take it back, and ends it untouched.
 const DEFERRED_BY_MS = 1_000;
 
-const tasks = (db: () => Db, lastStart = Infinity): TaskList => ({
-  [DELIVER_JOB]: async (payload, helpers) => {
+const deliverTask =
+  (db: () => Db, lastStart: number): Task =>
+  async (payload, helpers) => {
     if (Date.now() > lastStart) {
       await helpers.addJob(DELIVER_JOB, payload, { runAt: new Date(Date.now() + DEFERRED_BY_MS) });
       return;
     }
     await attemptDelivery(db(), (payload as { deliveryId: string }).deliveryId);
-  },
+  };
+
+// One purge queued at a time: the schedule's next run, or a run going on from where the last stopped.
+const PURGE_JOB = { jobKey: PURGE_TASK, maxAttempts: 1 };
+// Room a run of the purge needs before a time limit: it is bounded, a few seconds at most.
+const PURGE_RUN_MS = 20_000;
+
+/**
+ * A run of the purge; when a part stopped at its bound, the next run is queued at
+ * once from there, so each job's work is bounded and a backlog drains job by job.
+ * A failure is logged and left to the next scheduled run: a failed job would stay in
+ * graphile-worker's table for good.
+ */
+const purgeTask =
+  (db: () => Db, lastStart: number): Task =>
+  async (payload, helpers) => {
+    const after = (payload as { after?: PurgeCursor }).after;
+    if (Date.now() > lastStart) {
+      await helpers.addJob(PURGE_TASK, { after }, { ...PURGE_JOB, runAt: new Date(Date.now() + DEFERRED_BY_MS) });
+      return;
+    }
+    try {
+      const { next, ...purged } = await purgeStorage(db(), { after });
+      logEvent('info', 'storage.purged', purged);
+      if (next) await helpers.addJob(PURGE_TASK, { after: next }, PURGE_JOB);
+    } catch (error) {
+      logEvent('error', 'storage.purge_failed', { error });
+    }
+  };
+
+const tasks = (db: () => Db, lastStart = Infinity): TaskList => ({
+  [DELIVER_JOB]: deliverTask(db, lastStart),
+  [PURGE_TASK]: purgeTask(db, lastStart),
 });
+
+const PURGE_BACKFILL_MS = 15 * 60_000;
+
+/**
+ * The purge's schedule on the resident worker. A run missed while no worker ran
+ * (a restart across a quarter hour) is made up at start (graphile-worker's backfill),
+ * at most one: the job key keeps one queued.
+ */
+const purgeCron = () =>
+  parseCronItems([
+    {
+      task: PURGE_TASK,
+      match: PURGE_SCHEDULE,
+      identifier: PURGE_TASK,
+      options: { ...PURGE_JOB, backfillPeriod: PURGE_BACKFILL_MS },
+    },
+  ]);
 
 const LOST_CONNECTION_LOG_INTERVAL_MS = 60_000;
 
@@ -69,7 +119,7 @@ export interface WebhookWorker {
 /** The long-running worker beside the server: jobs start as soon as their transaction commits (LISTEN/NOTIFY). */
 export async function startWebhookWorker(connectionString: string, db: () => Db): Promise<WebhookWorker> {
   const pgPool = workerPool(connectionString);
-  const runner = await run({ pgPool, taskList: tasks(db), ...options }).catch(async (error: unknown) => {
+  const runner = await run({ pgPool, taskList: tasks(db), parsedCronItems: purgeCron(), ...options }).catch(async (error: unknown) => {
     await pgPool.end();
     throw error;
   });
@@ -90,7 +140,22 @@ export async function startWebhookWorker(connectionString: string, db: () => Db)
 export async function runDueWebhooks(connectionString: string, db: () => Db, withinMs: number): Promise<void> {
   const pgPool = workerPool(connectionString);
   try {
-    await runOnce({ pgPool, taskList: tasks(db, Date.now() + withinMs - ATTEMPT_TIMEOUT_MS), ...options });
+    await runOnce({ pgPool, taskList: { [DELIVER_JOB]: deliverTask(db, Date.now() + withinMs - ATTEMPT_TIMEOUT_MS) }, ...options });
+  } finally {
+    await pgPool.end();
+  }
+}
+
+/**
+ * The purge where no worker keeps a schedule (Vercel's Cron route): queues a run
+ * unless one is queued already, then runs it, and the runs it queues after it,
+ * within `withinMs`; what is left waits for the next call.
+ */
+export async function runPurge(connectionString: string, db: () => Db, withinMs: number): Promise<void> {
+  const pgPool = workerPool(connectionString);
+  try {
+    await pgPool.query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key := $1, max_attempts := 1)`, [PURGE_TASK]);
+    await runOnce({ pgPool, taskList: { [PURGE_TASK]: purgeTask(db, Date.now() + withinMs - PURGE_RUN_MS) }, ...options });
   } finally {
     await pgPool.end();
   }

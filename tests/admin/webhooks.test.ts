@@ -65,6 +65,15 @@ describe('admin CLI: webhooks', () => {
     expect(again.stderr).toContain('Webhook endpoint not found');
   });
 
+  it('refuses a 21st endpoint of a workspace with the reason, saving nothing', async () => {
+    const ws = await workspace();
+    for (let i = 0; i < 20; i++) expect((await create(ws)).code).toBe(0);
+    const refused = await create(ws);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('A workspace has at most 20 webhook endpoints: delete one before adding another');
+    expect(await db().webhookEndpoint.count({ where: { workspace: { slug: ws } } })).toBe(20);
+  });
+
   it('refuses an unknown event and a URL that is not http(s), naming the option', async () => {
     const ws = await workspace();
     const badEvent = await create(ws, '--events', 'task.exploded');

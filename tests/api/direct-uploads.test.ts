@@ -4,6 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as uploadRoute from '../../app/storage/uploads/[id]/route';
+import { sweepExpiredUploads } from '../../server/attachments/direct-upload';
 import { db } from '../../server/db/client';
 import { env } from '../../server/env';
 import { requestUrl, sendWebResponse, toWebRequest } from '../../server/http/node-bridge';
@@ -287,10 +288,9 @@ describe('the whole flow on local disk', () => {
     const key = (await pendingRow(upload.uploadId))!.storageKey;
     expect(storedFiles()).toContain(key);
 
-    // 15 minutes for the URL, 15 more to complete: then the next upload request sweeps it.
+    // 15 minutes for the URL, 15 more to complete: then the purge removes it.
     later(30 * MINUTE_MS + 1000);
-    await start(task.id, { size: 1 });
-    await settleStorage();
+    await sweepExpiredUploads(db());
 
     expect(await pendingRow(upload.uploadId)).toBeNull();
     expect(storedFiles()).not.toContain(key);
@@ -303,10 +303,8 @@ describe('the whole flow on local disk', () => {
     await put(upload, 'bytes');
     const attachment = (await client.post(completePath(task.id, upload.uploadId))).body;
 
-    // Sweeps run at most once a minute per process: further ahead than the test before.
-    later(32 * MINUTE_MS);
-    await start(task.id, { size: 1 });
-    await settleStorage();
+    later(30 * MINUTE_MS + 1000);
+    await sweepExpiredUploads(db());
 
     expect(await pendingRow(upload.uploadId)).toBeNull();
     const fetched = await client.get(`/web/tasks/${task.id}/attachments/${attachment.id}`);

@@ -85,13 +85,20 @@ export interface AppServer {
 /**
  * The production server (`npm start`'s) on a free loopback port, on the given
  * database, as a child process: the supervisor with one server process, so that a
- * test's figures are one process's, unless `WEB_CONCURRENCY` asks for more.
+ * test's figures are one process's, unless `WEB_CONCURRENCY` asks for more. With
+ * `launcher`, the whole of `npm start` (server/launch/start.ts): the supervisor
+ * under the launcher, which keeps the resident graphile-worker beside it.
  */
-export async function startAppServer(databaseUrl: string, extraEnv: Record<string, string> = {}): Promise<AppServer> {
+export async function startAppServer(
+  databaseUrl: string,
+  extraEnv: Record<string, string> = {},
+  { launcher = false } = {},
+): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-e2e-'));
-  const child: ChildProcess = spawn(process.execPath, productionServerArgs(port, '127.0.0.1'), {
+  const args = launcher ? ['--import', 'tsx', path.join(root, 'server/launch/start.ts')] : productionServerArgs(port, '127.0.0.1');
+  const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: {

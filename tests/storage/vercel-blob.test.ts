@@ -114,7 +114,7 @@ describe('Vercel Blob storage', () => {
       const response = await send(target, 'bytes');
 
       expect(response.status).toBe(200);
-      expect(fake.blobs.get('direct1')).toEqual({ body: Buffer.from('bytes'), contentType: 'image/png' });
+      expect(fake.blobs.get('direct1')).toMatchObject({ body: Buffer.from('bytes'), contentType: 'image/png' });
       const url = new URL(target.url);
       expect(url.origin).toBe(fake.url);
       expect(url.searchParams.get('pathname')).toBe('direct1');

@@ -1,6 +1,8 @@
 import { createHmac } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { afterAll } from 'vitest';
+import { settleStorage } from '../../server/storage/storage';
 
 export const STORE_ID = 'fakestore123';
 export const TOKEN = `vercel_blob_rw_${STORE_ID}_secretpart`;
@@ -13,9 +15,18 @@ export interface Received {
   body: Buffer;
 }
 
+export interface FakeBlob {
+  /** Empty when the fake keeps no bytes (`lean`). */
+  body: Buffer;
+  size: number;
+  contentType: string | undefined;
+  /** When it was stored; a test may move it back. */
+  uploadedAt: Date;
+}
+
 export interface FakeBlobApi {
   url: string;
-  blobs: Map<string, { body: Buffer; contentType: string | undefined }>;
+  blobs: Map<string, FakeBlob>;
   requests: Received[];
   /** While true every request answers 503, as Blob does when it is unavailable. */
   unavailable: boolean;
@@ -47,10 +58,11 @@ const SIGNED_PARAMS = [
 /**
  * The Blob control API as far as the app uses it: PUT /?pathname= with the
  * read-write token or as a presigned URL (signature, scope, size, type, expiry
- * and overwrite checked as Blob documents them), GET /?url= (head), POST /delete,
- * POST /signed-token. Errors come as Blob's `{error: {code, message}}`.
+ * and overwrite checked as Blob documents them), GET /?url= (head), GET /?prefix=
+ * (list, by pathname, paginated), POST /delete, POST /signed-token. Errors come as
+ * Blob's `{error: {code, message}}`.
  */
-export async function startFakeBlobApi(): Promise<FakeBlobApi> {
+export async function startFakeBlobApi({ lean = false } = {}): Promise<FakeBlobApi> {
   const blobs: FakeBlobApi['blobs'] = new Map();
   const requests: Received[] = [];
   const fake = { unavailable: false };
@@ -63,7 +75,8 @@ export async function startFakeBlobApi(): Promise<FakeBlobApi> {
       headers: req.headers,
       body: Buffer.concat(chunks),
     };
-    requests.push(received);
+    // A lean fake (the soak's) keeps sizes only, and no request: its memory stays flat.
+    if (!lean) requests.push(received);
     const reply = (status: number, body: unknown) =>
       res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
     const refuse = (status: number, code: string) => reply(status, { error: { code, message: code } });
@@ -86,12 +99,36 @@ export async function startFakeBlobApi(): Promise<FakeBlobApi> {
         url: blobUrl,
         downloadUrl: `${blobUrl}?download=1`,
         pathname,
-        size: blob.body.length,
+        size: blob.size,
         contentType: blob.contentType,
         contentDisposition: `attachment; filename="${pathname}"`,
         cacheControl: 'public, max-age=2592000',
-        uploadedAt: new Date().toISOString(),
+        uploadedAt: blob.uploadedAt.toISOString(),
         etag: '"1"',
+      });
+    }
+    if (method === 'GET' && url.pathname === '/') {
+      const prefix = url.searchParams.get('prefix') ?? '';
+      const limit = Number(url.searchParams.get('limit') ?? 1000);
+      const after = url.searchParams.get('cursor') ?? '';
+      const names = [...blobs.keys()].filter((name) => name.startsWith(prefix) && name > after).sort();
+      const page = names.slice(0, limit);
+      const hasMore = names.length > limit;
+      return reply(200, {
+        blobs: page.map((pathname) => {
+          const blob = blobs.get(pathname)!;
+          const blobUrl = `https://${STORE_ID}.private.blob.vercel-storage.com/${pathname}`;
+          return {
+            url: blobUrl,
+            downloadUrl: `${blobUrl}?download=1`,
+            pathname,
+            size: blob.size,
+            uploadedAt: blob.uploadedAt.toISOString(),
+            etag: '"1"',
+          };
+        }),
+        hasMore,
+        ...(hasMore && { cursor: page.at(-1) }),
       });
     }
     if (method === 'POST' && url.pathname === '/delete') {
@@ -110,7 +147,12 @@ export async function startFakeBlobApi(): Promise<FakeBlobApi> {
     return refuse(404, 'not_found');
 
     function stored(pathname: string) {
-      blobs.set(pathname, { body: received.body, contentType: req.headers['x-content-type'] as string | undefined });
+      blobs.set(pathname, {
+        body: lean ? Buffer.alloc(0) : received.body,
+        size: received.body.length,
+        contentType: req.headers['x-content-type'] as string | undefined,
+        uploadedAt: new Date(),
+      });
       const blobUrl = `https://${STORE_ID}.private.blob.vercel-storage.com/${pathname}`;
       return reply(200, {
         url: blobUrl,
@@ -153,4 +195,21 @@ function presignedPutProblem(received: Received, blobs: FakeBlobApi['blobs']): {
   if (allowed && (!contentType || !allowed.includes(contentType))) return { status: 400, code: 'content_type_not_allowed' };
   if (query.get('vercel-blob-allow-overwrite') !== 'true' && blobs.has(pathname)) return { status: 400, code: 'bad_request' };
   return null;
+}
+
+/**
+ * The fake Blob API as the app's attachment store for the whole test file: the
+ * configuration names it before the app's store is first made, and it closes after
+ * the file, once removals started in the background have ended.
+ */
+export async function useFakeBlobStore(): Promise<FakeBlobApi> {
+  const fake = await startFakeBlobApi();
+  process.env.BLOB_READ_WRITE_TOKEN = TOKEN;
+  process.env.VERCEL_BLOB_API_URL = fake.url;
+  process.env.VERCEL_BLOB_RETRIES = '0';
+  afterAll(async () => {
+    await settleStorage();
+    await fake.close();
+  });
+  return fake;
 }

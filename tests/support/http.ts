@@ -7,6 +7,7 @@ import * as storageRoute from '../../app/storage/[key]/route';
 import * as authRoute from '../../app/api/auth/[...all]/route';
 import * as internalRoute from '../../app/api/internal/[trpc]/route';
 import * as webhooksCronRoute from '../../app/api/cron/webhooks/route';
+import * as purgeCronRoute from '../../app/api/cron/purge/route';
 
 type Handler = (req: Request) => Response | Promise<Response>;
 
@@ -22,6 +23,7 @@ const routes: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/auth\/.+/, authRoute],
   [/^\/api\/internal\/[^/]+$/, internalRoute],
   [/^\/api\/cron\/webhooks$/, webhooksCronRoute],
+  [/^\/api\/cron\/purge$/, purgeCronRoute],
 ];
 
 export interface TestServer {

@@ -1,0 +1,50 @@
+import { sweepExpiredUploads } from '../attachments/direct-upload';
+import { sweepOrphanedUploadObjects } from '../attachments/upload-objects';
+import type { Db } from '../db/client';
+import { sweepExpiredRecords } from '../idempotency/records';
+import { purgeDeliveries, type DeliveryCursor } from '../webhooks/retention';
+
+/** The graphile-worker task, and its job key: one purge queued at a time. */
+export const PURGE_TASK = 'storage_purge';
+/**
+ * Every 15 minutes, beside `npm start` (graphile-worker's cron) and on Vercel
+ * (vercel.json's Cron calls /api/cron/purge on the same schedule).
+ */
+export const PURGE_SCHEDULE = '*/15 * * * *';
+
+/** Where a purge that stopped at its bound goes on from. */
+export interface PurgeCursor {
+  deliveriesAfter?: DeliveryCursor;
+}
+
+export interface PurgeReport {
+  deliveries: number;
+  idempotencyRecords: number;
+  uploads: number;
+  orphanedObjects: number;
+  /** Set when a part stopped at its bound: the purge is to run again at once from there. */
+  next: PurgeCursor | null;
+}
+
+/**
+ * One run of the purge, each part in bounded batches through an index: expired
+ * Idempotency-Key records, webhook deliveries past their retention
+ * (server/webhooks/retention.ts), direct uploads past their time to complete with
+ * their objects, and objects under the upload prefix nobody references. The parts
+ * that need only the database come first, so a storage that fails holds up none of
+ * them. `now` is for tests and the soak, which look ahead.
+ */
+export async function purgeStorage(db: Db, { now, after = {} }: { now?: number; after?: PurgeCursor } = {}): Promise<PurgeReport> {
+  const records = await sweepExpiredRecords(db, now === undefined ? undefined : new Date(now));
+  const deliveries = await purgeDeliveries(db, now ?? Date.now(), after.deliveriesAfter);
+  const uploads = await sweepExpiredUploads(db, now);
+  const orphanedObjects = await sweepOrphanedUploadObjects(db, now);
+  const more = records.more || uploads.more || deliveries.next !== null;
+  return {
+    deliveries: deliveries.deleted,
+    idempotencyRecords: records.deleted,
+    uploads: uploads.deleted,
+    orphanedObjects,
+    next: more ? { deliveriesAfter: deliveries.next ?? undefined } : null,
+  };
+}
