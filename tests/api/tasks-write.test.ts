@@ -324,6 +324,12 @@ describe('DELETE /{projectSlug}/tasks/{taskId}', () => {
     expect((await api.client.get(`/web/tasks/${task.id}`)).status).toBe(404);
   });
 
+  it('deletes the task when the request says its empty body is JSON, as many HTTP clients do', async () => {
+    const task = await create({ title: 'Doomed by a careful client' });
+    const { status, body } = await api.client.delete(`/web/tasks/${task.id}`, { 'content-type': 'application/json' });
+    expect([status, body]).toEqual([200, { success: true }]);
+  });
+
   it('deletes its comments and subtasks with it', async () => {
     const task = await create({ title: 'Parent' });
     await api.client.post(`/web/tasks/${task.id}/comments`, { content: 'bye' });
