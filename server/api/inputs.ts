@@ -47,5 +47,5 @@ export const idempotencyKeyArgument = z
   .meta({
     description:
       'Optional. 1 to 255 printable ASCII characters, unique per intended change: a call sent again with the same key and ' +
-      'arguments within 24 hours answers what the first one did instead of writing twice (the REST API\'s Idempotency-Key)',
+      "arguments within 24 hours answers what the first one did instead of writing twice (the REST API's Idempotency-Key)",
   });
