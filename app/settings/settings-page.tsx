@@ -4,8 +4,10 @@ import { redirect } from 'next/navigation';
 import { sessionUser } from '@/server/auth/session';
 import { canManageKeys, userWorkspaces } from '@/server/auth/workspace-access';
 import { db } from '@/server/db/client';
-import { chosenWorkspace, SettingsTopbar, WorkspacePicker, type SettingsPath } from './workspace-choice';
-import styles from './settings.module.css';
+import { AppShell, PageHeader } from '../ui/app-shell';
+import { Callout } from '../ui/feedback';
+import { SignOutButton } from './sign-out-button';
+import { chosenWorkspace, SettingsNav, WorkspacePicker, WorkspaceSwitcher, type SettingsPath } from './workspace-choice';
 
 /**
  * The frame every settings page shares: sign-in, the choice of workspace and the
@@ -15,12 +17,14 @@ import styles from './settings.module.css';
 export async function SettingsPage({
   path,
   title,
+  description,
   searchParams,
   refusal,
   content,
 }: {
   path: SettingsPath;
   title: string;
+  description: ReactNode;
   searchParams: Promise<{ workspace?: string | string[] }>;
   /** What a member who is neither owner nor admin reads instead. */
   refusal: (workspaceName: string) => ReactNode;
@@ -32,25 +36,34 @@ export async function SettingsPage({
   const workspaces = await userWorkspaces(db(), user.id);
   const { current, askedSlug } = chosenWorkspace(workspaces, (await searchParams).workspace);
   return (
-    <>
-      <SettingsTopbar path={path} email={user.email} workspaces={workspaces} current={current} />
-      <main>
-        <h1>
-          {title}
-          {current && <span className={styles.muted}> · {current.workspace.name}</span>}
-        </h1>
-        {workspaces.length === 0 ? (
-          <p role="status">You are not a member of any workspace yet. Ask a workspace owner to add you.</p>
-        ) : !current ? (
-          <WorkspacePicker path={path} workspaces={workspaces} asked={askedSlug} />
-        ) : !canManageKeys(current.role) ? (
-          <p role="status" className={styles.notice}>
-            {refusal(current.workspace.name)}
-          </p>
-        ) : (
-          content(current.workspace.slug, requestHeaders)
-        )}
-      </main>
-    </>
+    <AppShell
+      nav={<SettingsNav path={path} current={current} />}
+      account={
+        <>
+          <span>{user.email}</span>
+          <SignOutButton />
+        </>
+      }
+    >
+      <PageHeader
+        title={title}
+        context={current?.workspace.name}
+        description={description}
+        aside={current && workspaces.length > 1 && <WorkspaceSwitcher path={path} workspaces={workspaces} current={current} />}
+      />
+      {workspaces.length === 0 ? (
+        <Callout tone="info" role="status">
+          You are not a member of any workspace yet. Ask a workspace owner to add you.
+        </Callout>
+      ) : !current ? (
+        <WorkspacePicker path={path} workspaces={workspaces} asked={askedSlug} />
+      ) : !canManageKeys(current.role) ? (
+        <Callout tone="info" role="status">
+          {refusal(current.workspace.name)}
+        </Callout>
+      ) : (
+        content(current.workspace.slug, requestHeaders)
+      )}
+    </AppShell>
   );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import styles from './settings.module.css';
+import { Button } from '../ui/button';
 
 export function SignOutButton() {
   async function signOut() {
@@ -8,8 +8,8 @@ export function SignOutButton() {
     window.location.assign('/sign-in');
   }
   return (
-    <button type="button" className={styles.linkButton} onClick={signOut}>
+    <Button variant="link" onClick={signOut}>
       Sign out
-    </button>
+    </Button>
   );
 }

@@ -1,9 +1,13 @@
 import Link from 'next/link';
 import type { WorkspaceAccess } from '@/server/auth/workspace-access';
-import { SignOutButton } from './sign-out-button';
-import styles from './settings.module.css';
+import { NavTabs } from '../ui/app-shell';
+import { Button } from '../ui/button';
+import { Callout } from '../ui/feedback';
+import { ControlGroup } from '../ui/form';
+import hidden from '../ui/visually-hidden.module.css';
+import styles from './workspace-choice.module.css';
 
-/** The settings pages, each about one workspace at a time. */
+/** The settings pages, each about one workspace at a time: a page added here joins the tabs. */
 const PAGES = [
   { path: '/settings/api-keys', name: 'API keys' },
   { path: '/settings/webhooks', name: 'Webhooks' },
@@ -33,13 +37,18 @@ export function WorkspacePicker({
   asked: string | undefined;
 }) {
   return (
-    <section aria-labelledby="picker-heading">
+    <section aria-labelledby="picker-heading" className={styles.picker}>
       <h2 id="picker-heading">Choose a workspace</h2>
-      {asked && <p role="alert">You are not a member of a workspace called “{asked}”.</p>}
-      <ul className={styles.picker}>
+      {asked && (
+        <Callout tone="danger" role="alert">
+          You are not a member of a workspace called “{asked}”.
+        </Callout>
+      )}
+      <ul>
         {workspaces.map(({ workspace, role }) => (
           <li key={workspace.id}>
-            <Link href={pageUrl(path, workspace.slug)}>{workspace.name}</Link> <span className={styles.muted}>({role})</span>
+            <Link href={pageUrl(path, workspace.slug)}>{workspace.name}</Link>
+            <span className={styles.role}>{role}</span>
           </li>
         ))}
       </ul>
@@ -47,44 +56,45 @@ export function WorkspacePicker({
   );
 }
 
-/** The bar above every settings page: the other page of the same workspace, switching workspace, signing out. */
-export function SettingsTopbar({
+/** The tabs between the settings pages, keeping the workspace. */
+export function SettingsNav({ path, current }: { path: SettingsPath; current: WorkspaceAccess | undefined }) {
+  return (
+    <NavTabs
+      label="Settings"
+      items={PAGES.map((page) => ({
+        href: current ? pageUrl(page.path, current.workspace.slug) : page.path,
+        name: page.name,
+        current: page.path === path,
+      }))}
+    />
+  );
+}
+
+/** Another workspace of the same page: a plain GET form, so it works before the page's script has loaded. */
+export function WorkspaceSwitcher({
   path,
-  email,
   workspaces,
   current,
 }: {
   path: SettingsPath;
-  email: string;
   workspaces: WorkspaceAccess[];
-  current: WorkspaceAccess | undefined;
+  current: WorkspaceAccess;
 }) {
   return (
-    <header className={styles.topbar}>
-      <strong>Task API</strong>
-      <nav aria-label="Settings">
-        {PAGES.map((page, index) => (
-          <span key={page.path}>
-            {index > 0 && ' · '}
-            {page.path === path ? (
-              <span aria-current="page">{page.name}</span>
-            ) : (
-              <Link href={current ? pageUrl(page.path, current.workspace.slug) : page.path}>{page.name}</Link>
-            )}
-          </span>
-        ))}
-      </nav>
-      <span className={styles.muted}>
-        {email}
-        {workspaces.length > 1 && current && (
-          <>
-            {' · '}
-            <Link href={path}>Switch workspace</Link>
-          </>
-        )}
-        {' · '}
-        <SignOutButton />
-      </span>
-    </header>
+    <form action={path} method="get" aria-label="Switch workspace">
+      <ControlGroup>
+        <label htmlFor="workspace-switch" className={hidden.visuallyHidden}>
+          Workspace
+        </label>
+        <select id="workspace-switch" name="workspace" defaultValue={current.workspace.slug}>
+          {workspaces.map(({ workspace }) => (
+            <option key={workspace.id} value={workspace.slug}>
+              {workspace.name}
+            </option>
+          ))}
+        </select>
+        <Button type="submit">Switch</Button>
+      </ControlGroup>
+    </form>
   );
 }

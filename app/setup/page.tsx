@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { notFound } from 'next/navigation';
 import { db } from '@/server/db/client';
 import { setupNeeded } from '@/server/setup/first-owner';
-import styles from '../settings/settings.module.css';
+import { AppShell, PageHeader, Panel } from '../ui/app-shell';
 import { appAddress, scriptlessPostProblem } from '../sign-in/scriptless-post';
 import { SetupForm } from './setup-form';
 
@@ -13,10 +13,14 @@ export const dynamic = 'force-dynamic';
 export default async function SetupPage() {
   if (!(await setupNeeded(db()))) notFound();
   return (
-    <main className={styles.narrow}>
-      <h1>Set up Task API</h1>
-      <p className={styles.muted}>Create the first workspace and its owner. You will sign in with this email and password.</p>
-      <SetupForm address={appAddress()} initialProblem={await scriptlessPostProblem('/setup')} />
-    </main>
+    <AppShell width="narrow">
+      <PageHeader
+        title="Set up Task API"
+        description="Create the first workspace and its owner. You will sign in with this email and password."
+      />
+      <Panel>
+        <SetupForm address={appAddress()} initialProblem={await scriptlessPostProblem('/setup')} />
+      </Panel>
+    </AppShell>
   );
 }

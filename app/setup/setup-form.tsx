@@ -2,9 +2,10 @@
 
 import { TRPCClientError } from '@trpc/client';
 import { useState, type FormEvent } from 'react';
-import { controlProps, Field } from '../settings/field';
+import { FormProblemAlert } from '../settings/form-submission';
 import { formProblem, internalApi, type FormProblem } from '../settings/internal-api';
-import styles from '../settings/settings.module.css';
+import { Button } from '../ui/button';
+import { controlProps, Field, Form, FormActions } from '../ui/form';
 import { requestSignIn } from '../sign-in/sign-in-request';
 import { refusedOriginMessage, type AppAddress } from '../sign-in/wrong-origin';
 
@@ -40,20 +41,18 @@ export function SetupForm({ address, initialProblem }: { address: AppAddress; in
   }
 
   return (
-    <form method="post" onSubmit={submit} className={styles.form} noValidate>
-      {problem && (
-        <p role="alert" className={styles.alert}>
-          {Object.keys(problem.fields).length > 0 ? 'Some fields need attention.' : problem.message}
-        </p>
-      )}
+    <Form method="post" onSubmit={submit} noValidate>
+      <FormProblemAlert problem={problem} fieldsSummary="Some fields need attention." />
       {FIELDS.map(({ id, label, type, autoComplete }) => (
         <Field key={id} id={id} label={label} error={problem?.fields[id]}>
           <input {...controlProps(id, problem?.fields[id])} type={type} autoComplete={autoComplete} />
         </Field>
       ))}
-      <button type="submit" className={styles.primary} disabled={busy}>
-        {busy ? 'Creating…' : 'Create workspace and owner'}
-      </button>
-    </form>
+      <FormActions>
+        <Button type="submit" variant="primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create workspace and owner'}
+        </Button>
+      </FormActions>
+    </Form>
   );
 }

@@ -4,7 +4,7 @@ import { redirect } from 'next/navigation';
 import { sessionUser } from '@/server/auth/session';
 import { db } from '@/server/db/client';
 import { setupNeeded } from '@/server/setup/first-owner';
-import styles from '../settings/settings.module.css';
+import { AppShell, PageHeader, Panel } from '../ui/app-shell';
 import { appAddress, scriptlessPostProblem } from './scriptless-post';
 import { SignInForm } from './sign-in-form';
 
@@ -15,10 +15,11 @@ export default async function SignInPage() {
   if (await setupNeeded(db())) redirect('/setup');
   if (await sessionUser(await headers())) redirect('/settings/api-keys');
   return (
-    <main className={styles.narrow}>
-      <h1>Sign in</h1>
-      <p className={styles.muted}>Workspace owners and admins sign in here to manage API keys.</p>
-      <SignInForm address={appAddress()} initialProblem={await scriptlessPostProblem('/sign-in')} />
-    </main>
+    <AppShell width="narrow">
+      <PageHeader title="Sign in" description="Workspace owners and admins sign in here to manage API keys and webhooks." />
+      <Panel>
+        <SignInForm address={appAddress()} initialProblem={await scriptlessPostProblem('/sign-in')} />
+      </Panel>
+    </AppShell>
   );
 }

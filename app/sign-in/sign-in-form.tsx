@@ -1,8 +1,9 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { controlProps, Field } from '../settings/field';
-import styles from '../settings/settings.module.css';
+import { Button } from '../ui/button';
+import { Callout } from '../ui/feedback';
+import { controlProps, Field, Form, FormActions } from '../ui/form';
 import { requestSignIn } from './sign-in-request';
 import type { AppAddress } from './wrong-origin';
 
@@ -24,11 +25,11 @@ export function SignInForm({ address, initialProblem }: { address: AppAddress; i
   }
 
   return (
-    <form method="post" onSubmit={submit} className={styles.form}>
+    <Form method="post" onSubmit={submit}>
       {problem && (
-        <p role="alert" className={styles.alert}>
+        <Callout tone="danger" role="alert">
           {problem}
-        </p>
+        </Callout>
       )}
       <Field id="email" label="Email">
         <input {...controlProps('email', undefined)} type="email" autoComplete="username" required />
@@ -36,9 +37,11 @@ export function SignInForm({ address, initialProblem }: { address: AppAddress; i
       <Field id="password" label="Password">
         <input {...controlProps('password', undefined)} type="password" autoComplete="current-password" required />
       </Field>
-      <button type="submit" className={styles.primary} disabled={busy}>
-        {busy ? 'Signing in…' : 'Sign in'}
-      </button>
-    </form>
+      <FormActions>
+        <Button type="submit" variant="primary" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </Button>
+      </FormActions>
+    </Form>
   );
 }

@@ -20,14 +20,18 @@ export interface Browser {
   close(): Promise<void>;
 }
 
-/** A headless Chromium with a fresh profile, allowed to use the clipboard on the app's origin. */
-export async function launchBrowser(origin: string): Promise<Browser> {
+/**
+ * A headless Chromium with a fresh profile, allowed to use the clipboard on the app's
+ * origin; `timezoneId` and `locale` are the reader's (the machine's by default).
+ */
+export async function launchBrowser(origin: string, reader: { timezoneId?: string; locale?: string } = {}): Promise<Browser> {
   const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: '/usr/bin/chromium',
     headless: true,
     args: FLAGS,
     viewport: { width: 1100, height: 760 },
+    ...reader,
   });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   return {

@@ -10,9 +10,6 @@ import { ensureBuild, startAppServer, type AppServer } from './app-server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const artifacts = path.join(root, 'test-artifacts');
-// Committed for the README; rewritten only on request, so test runs leave the tree clean.
-const readmeScreenshot = path.join(import.meta.dirname, 'screenshots', 'api-keys.png');
-const phoneScreenshot = path.join(import.meta.dirname, 'screenshots', 'api-keys-phone.png');
 
 let app: AppServer;
 let browser: Browser;
@@ -79,9 +76,6 @@ describe('the API keys page in a browser', () => {
     expect(await page.evaluate(() => document.body.innerText)).not.toContain(key);
     expect(await row.textContent()).toMatch(/task:read.*Web.*by An admin.*Active/);
     await page.screenshot({ path: path.join(artifacts, 'api-keys-list.png'), fullPage: true });
-    if (process.env.UPDATE_SCREENSHOTS === '1' || !(await fs.stat(readmeScreenshot).catch(() => null))) {
-      await page.screenshot({ path: readmeScreenshot, fullPage: true, clip: { x: 0, y: 0, width: 1100, height: 560 } });
-    }
 
     // By keyboard: the dialog opens on Cancel, one step back is the confirmation.
     await row.getByRole('button', { name: 'Revoke Read-only web bot' }).focus();
@@ -111,9 +105,6 @@ describe('the API keys page in a browser', () => {
     const box = (await revoke.boundingBox())!;
     expect(box.x).toBeGreaterThanOrEqual(0);
     expect(box.x + box.width).toBeLessThanOrEqual(390);
-    if (process.env.UPDATE_SCREENSHOTS === '1' || !(await fs.stat(phoneScreenshot).catch(() => null))) {
-      await page.screenshot({ path: phoneScreenshot, fullPage: true });
-    }
     await signOut(page);
     await page.close();
   }, 60_000);

@@ -2,11 +2,12 @@
 
 import { useState } from 'react';
 import type { KeyView } from '@/server/settings/key-view';
+import { Section } from '../../ui/app-shell';
+import { StatusLine } from '../../ui/feedback';
+import { SecretReveal } from '../../ui/secret-reveal';
 import { formProblem, internalApi } from '../internal-api';
-import styles from '../settings.module.css';
 import { CreateKeyForm, type CreatedKey, type Project } from './create-key-form';
 import { KeyList } from './key-list';
-import { KeyReveal } from './key-reveal';
 import { RevokeDialog } from './revoke-dialog';
 
 /** The interactive part of the page: create, reveal once, list, revoke. */
@@ -38,15 +39,23 @@ export function ApiKeysManager({ workspace, projects, initialKeys }: { workspace
 
   return (
     <>
-      {revealed && <KeyReveal name={revealed.key.name} secret={revealed.secret} onDone={() => setRevealed(null)} />}
-      <section aria-labelledby="keys-heading">
-        <h2 id="keys-heading">Keys</h2>
-        <p role="status" className={styles.muted}>
-          {notice}
-        </p>
+      <StatusLine>{notice}</StatusLine>
+      {revealed && (
+        <SecretReveal
+          id="reveal-heading"
+          title={`Your new key “${revealed.key.name}”`}
+          label="New API key"
+          copyLabel="Copy key"
+          secret={revealed.secret}
+          onDone={() => setRevealed(null)}
+        />
+      )}
+      <Section id="keys-heading" title="Keys" description="Every key of this workspace, newest first. A revoked key stays listed.">
         <KeyList keys={keys} onRevoke={setRevoking} />
-      </section>
-      <CreateKeyForm workspace={workspace} projects={projects} onCreated={created} />
+      </Section>
+      <Section id="create-heading" title="Create a key" description="The key is shown once, right after it is created.">
+        <CreateKeyForm workspace={workspace} projects={projects} onCreated={created} />
+      </Section>
       {revoking && <RevokeDialog apiKey={revoking} onConfirm={() => revoke(revoking)} onCancel={() => setRevoking(null)} />}
     </>
   );

@@ -1,12 +1,13 @@
 'use client';
 
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { EXPIRY_DAYS } from '@/server/settings/expiry-choices';
 import type { Expiry } from '@/server/settings/key-inputs';
 import { SCOPES, type Scope } from '@/server/keys/scopes';
-import { controlProps, Field, FieldError } from '../field';
-import { formProblem, internalApi, type FormProblem } from '../internal-api';
-import styles from '../settings.module.css';
+import { Button } from '../../ui/button';
+import { Choice, ChoiceGroup, controlProps, Field, Form, FormActions } from '../../ui/form';
+import { FormProblemAlert, useFormSubmission } from '../form-submission';
+import { internalApi } from '../internal-api';
 
 export interface Project {
   id: string;
@@ -37,60 +38,39 @@ export function CreateKeyForm({
   projects: Project[];
   onCreated: (created: CreatedKey) => void;
 }) {
-  const [problem, setProblem] = useState<FormProblem | null>(null);
-  const [busy, setBusy] = useState(false);
   const [expiryChoice, setExpiryChoice] = useState('90');
-  const error = (field: string) => problem?.fields[field];
-
-  async function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const formElement = event.currentTarget;
-    const form = new FormData(formElement);
-    setBusy(true);
-    try {
-      const created = await internalApi.keys.create.mutate({
+  const { problem, busy, onSubmit, error } = useFormSubmission(
+    (form) =>
+      internalApi.keys.create.mutate({
         workspace,
         name: String(form.get('name')),
         scopes: form.getAll('scopes').map(String) as Scope[],
         projectId: String(form.get('projectId')) || null,
         expiry: expiryOf(form),
-      });
-      setProblem(null);
-      formElement.reset();
+      }),
+    (created) => {
       setExpiryChoice('90');
       onCreated(created);
-    } catch (caught) {
-      setProblem(formProblem(caught));
-    } finally {
-      setBusy(false);
-    }
-  }
+    },
+  );
 
   return (
-    <form onSubmit={submit} className={styles.form} noValidate aria-labelledby="create-heading">
-      <h2 id="create-heading">Create a key</h2>
-      {problem && (
-        <p role="alert" className={styles.alert}>
-          {Object.keys(problem.fields).length > 0 ? 'The key was not created: see the fields marked below.' : problem.message}
-        </p>
-      )}
-      <Field id="name" label="Name" error={error('name')}>
-        <input {...controlProps('name', error('name'))} type="text" autoComplete="off" placeholder="e.g. CI deploy bot" />
+    <Form onSubmit={onSubmit} noValidate aria-labelledby="create-heading">
+      <FormProblemAlert problem={problem} fieldsSummary="The key was not created: see the fields marked below." />
+      <Field id="name" label="Name" help="Say what uses the key, so whoever reads this list later knows." error={error('name')}>
+        <input {...controlProps('name', error('name'), { help: true })} type="text" autoComplete="off" placeholder="e.g. CI deploy bot" />
       </Field>
 
-      <fieldset className={styles.fieldset} aria-describedby={error('scopes') ? 'scopes-error' : undefined}>
-        <legend>Scopes (at least one)</legend>
+      <ChoiceGroup id="scopes" legend="Scopes" help="At least one." error={error('scopes')}>
         {SCOPES.map((scope) => (
-          <label key={scope} className={styles.check}>
+          <Choice key={scope} label={<code>{scope}</code>} description={SCOPE_TEXT[scope]}>
             <input type="checkbox" name="scopes" value={scope} aria-invalid={error('scopes') ? true : undefined} />
-            <code>{scope}</code> <span className={styles.muted}>{SCOPE_TEXT[scope]}</span>
-          </label>
+          </Choice>
         ))}
-        <FieldError id="scopes" error={error('scopes')} />
-      </fieldset>
+      </ChoiceGroup>
 
-      <Field id="projectId" label="Projects" error={error('projectId')}>
-        <select {...controlProps('projectId', error('projectId'))} defaultValue="">
+      <Field id="projectId" label="Projects" help="A key for one project cannot see the others." error={error('projectId')}>
+        <select {...controlProps('projectId', error('projectId'), { help: true })} defaultValue="">
           <option value="">All projects</option>
           {projects.map((project) => (
             <option key={project.id} value={project.id}>
@@ -116,14 +96,16 @@ export function CreateKeyForm({
         </select>
       </Field>
       {expiryChoice === 'date' && (
-        <Field id="expiryDate" label="Expiry date (the key works until the end of that day, UTC)" error={error('expiry')}>
-          <input {...controlProps('expiryDate', error('expiry'))} type="date" />
+        <Field id="expiryDate" label="Expiry date" help="The key works until the end of that day, UTC." error={error('expiry')}>
+          <input {...controlProps('expiryDate', error('expiry'), { help: true })} type="date" />
         </Field>
       )}
 
-      <button type="submit" className={styles.primary} disabled={busy}>
-        {busy ? 'Creating…' : 'Create key'}
-      </button>
-    </form>
+      <FormActions>
+        <Button type="submit" variant="primary" disabled={busy}>
+          {busy ? 'Creating…' : 'Create key'}
+        </Button>
+      </FormActions>
+    </Form>
   );
 }

@@ -1,23 +1,25 @@
 'use client';
 
 import type { KeyView } from '@/server/settings/key-view';
-import { DataTable } from '../data-table';
-import styles from '../settings.module.css';
-import { formatDate } from '../format-date';
-import { STATE_LABEL } from './format';
+import { Button } from '../../ui/button';
+import { DataTable } from '../../ui/data-table';
+import { Badge, EmptyState } from '../../ui/feedback';
+import { RelativeTime } from '../../ui/relative-time';
+import { STATE_BADGE } from './format';
+import styles from './key-list.module.css';
 
 function When({ iso, none }: { iso: string | null; none: string }) {
-  return iso ? <time dateTime={iso}>{formatDate(iso)}</time> : <span className={styles.muted}>{none}</span>;
+  return iso ? <RelativeTime iso={iso} /> : <span className={styles.none}>{none}</span>;
 }
 
 export function KeyList({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (key: KeyView) => void }) {
-  if (keys.length === 0) return <p className={styles.muted}>No API keys yet.</p>;
   return (
     <DataTable
       caption="API keys of this workspace"
       columns={['Name', 'Key', 'Scopes', 'Projects', 'Created', 'Expires', 'Last used', 'State']}
-    >
-      {keys.map((key) => (
+      items={keys}
+      empty={<EmptyState title="No API keys yet">Create one below to let a script, an agent or a service use this workspace.</EmptyState>}
+      row={(key) => (
         <tr key={key.id} data-key-id={key.id}>
           <th scope="row">{key.name}</th>
           <td data-label="Key">
@@ -27,7 +29,7 @@ export function KeyList({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (key: K
           <td data-label="Projects">{key.project ? key.project.name : 'All projects'}</td>
           <td data-label="Created">
             <When iso={key.createdAt} none="" />
-            {key.createdBy && <span className={styles.muted}> by {key.createdBy}</span>}
+            {key.createdBy && <span className={styles.none}> by {key.createdBy}</span>}
           </td>
           <td data-label="Expires">
             <When iso={key.expiresAt} none="Never" />
@@ -36,17 +38,17 @@ export function KeyList({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (key: K
             <When iso={key.lastUsedAt} none="Never" />
           </td>
           <td data-label="State">
-            <span className={`${styles.badge} ${styles[key.state]}`}>{STATE_LABEL[key.state]}</span>
+            <Badge tone={STATE_BADGE[key.state].tone}>{STATE_BADGE[key.state].label}</Badge>
           </td>
           <td>
             {key.state !== 'revoked' && (
-              <button type="button" className={styles.danger} onClick={() => onRevoke(key)} aria-label={`Revoke ${key.name}`}>
+              <Button variant="danger" onClick={() => onRevoke(key)} aria-label={`Revoke ${key.name}`}>
                 Revoke
-              </button>
+              </Button>
             )}
           </td>
         </tr>
-      ))}
-    </DataTable>
+      )}
+    />
   );
 }

@@ -2,7 +2,6 @@ import type { Metadata } from 'next';
 import Link from 'next/link';
 import { settingsCaller } from '@/server/settings/router';
 import { SettingsPage } from '../settings-page';
-import styles from '../settings.module.css';
 import { ApiKeysManager } from './api-keys-manager';
 
 export const metadata: Metadata = { title: 'API keys · Task API' };
@@ -13,6 +12,12 @@ export default function ApiKeysPage({ searchParams }: { searchParams: Promise<{ 
     <SettingsPage
       path="/settings/api-keys"
       title="API keys"
+      description={
+        <>
+          Keys let scripts, agents and services use the <Link href="/docs">public API</Link> of a workspace. Send one as{' '}
+          <code>Authorization: Bearer &lt;key&gt;</code>.
+        </>
+      }
       searchParams={searchParams}
       refusal={(name) =>
         `You are a member of ${name}, but only its owners and admins can create and revoke API keys. Ask one of them for a key or for the admin role.`
@@ -26,13 +31,5 @@ export default function ApiKeysPage({ searchParams }: { searchParams: Promise<{ 
 async function KeyManagement({ slug, requestHeaders }: { slug: string; requestHeaders: Headers }) {
   const caller = settingsCaller({ headers: requestHeaders });
   const [keys, projects] = await Promise.all([caller.keys.list({ workspace: slug }), caller.projects.list({ workspace: slug })]);
-  return (
-    <>
-      <p className={styles.muted}>
-        Keys let scripts and services use the <Link href="/docs">public API</Link> of this workspace. Send one as{' '}
-        <code>Authorization: Bearer &lt;key&gt;</code>.
-      </p>
-      <ApiKeysManager workspace={slug} projects={projects} initialKeys={keys} />
-    </>
-  );
+  return <ApiKeysManager workspace={slug} projects={projects} initialKeys={keys} />;
 }

@@ -1,7 +1,7 @@
 'use client';
 
 import type { KeyView } from '@/server/settings/key-view';
-import { ConfirmDialog } from '../confirm-dialog';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
 
 export function RevokeDialog({ apiKey, onConfirm, onCancel }: { apiKey: KeyView; onConfirm: () => void; onCancel: () => void }) {
   return (

@@ -12,6 +12,7 @@ export default function WebhooksPage({ searchParams }: { searchParams: Promise<{
     <SettingsPage
       path="/settings/webhooks"
       title="Webhooks"
+      description="Webhooks tell your services when tasks, comments and attachments change: a signed POST to each endpoint, retried while it fails."
       searchParams={searchParams}
       refusal={(name) => `You are a member of ${name}, but only its owners and admins can manage its webhooks.`}
       content={(slug, requestHeaders) => <Endpoints slug={slug} requestHeaders={requestHeaders} />}

@@ -1,13 +1,15 @@
 'use client';
 
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { DeliveryView, EndpointView } from '@/server/settings/webhooks';
 import type { EventType } from '@/server/webhooks/events';
-import { ConfirmDialog } from '../confirm-dialog';
+import { Section } from '../../ui/app-shell';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { EmptyState, StatusLine } from '../../ui/feedback';
+import { SecretReveal } from '../../ui/secret-reveal';
 import { formProblem, internalApi } from '../internal-api';
-import { DataTable } from '../data-table';
-import { formatDate } from '../format-date';
-import styles from '../settings.module.css';
+import { AddEndpointForm, type CreatedEndpoint } from './add-endpoint-form';
+import { EndpointCard } from './endpoint-card';
 
 interface Project {
   id: string;
@@ -60,19 +62,10 @@ export function WebhooksManager({
     void act('Endpoint deleted.', () => internalApi.webhooks.delete.mutate({ workspace, id: endpoint.id }));
   }
 
-  async function add(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = new FormData(event.currentTarget);
-    const projectId = String(form.get('project') ?? '');
-    await act('Endpoint added.', async () => {
-      const created = await internalApi.webhooks.create.mutate({
-        workspace,
-        url: String(form.get('url') ?? ''),
-        events: form.getAll('events').map(String) as EventType[],
-        projectId: projectId || null,
-      });
-      setSecret({ url: created.endpoint.url, secret: created.secret });
-    });
+  function added(created: CreatedEndpoint) {
+    setSecret({ url: created.endpoint.url, secret: created.secret });
+    setEndpoints((current) => [created.endpoint, ...current]);
+    setNotice('Endpoint added.');
   }
 
   return (
@@ -104,66 +97,41 @@ export function WebhooksManager({
           <p>It receives no further events, and its deliveries are deleted with it. This cannot be undone.</p>
         </ConfirmDialog>
       )}
+      <StatusLine>{notice}</StatusLine>
       {secret && (
-        <section className={styles.reveal} aria-labelledby="secret-heading">
-          <h2 id="secret-heading">Signing secret of {secret.url}</h2>
-          <p className={styles.warning}>Copy this secret now. It cannot be shown again.</p>
-          <input className={styles.secret} value={secret.secret} readOnly aria-label="Signing secret" />
-          <button type="button" onClick={() => setSecret(null)}>
-            I have saved it
-          </button>
-        </section>
+        <SecretReveal
+          id="secret-heading"
+          title={`Signing secret of ${secret.url}`}
+          label="Signing secret"
+          copyLabel="Copy secret"
+          secret={secret.secret}
+          onDone={() => setSecret(null)}
+        />
       )}
-      <section aria-labelledby="endpoints-heading">
-        <h2 id="endpoints-heading">Endpoints</h2>
-        <p role="status" className={styles.muted}>
-          {notice}
-        </p>
-        {endpoints.length === 0 && <p className={styles.muted}>No endpoints yet.</p>}
-        {endpoints.map((endpoint) => (
-          <article key={endpoint.id} aria-label={endpoint.url}>
-            <h3>
-              <code>{endpoint.url}</code>
-            </h3>
-            <p className={styles.muted}>
-              {endpoint.events.length ? endpoint.events.join(', ') : 'Every event'} ·{' '}
-              {projects.find((project) => project.id === endpoint.projectId)?.name ?? 'All projects'}
-            </p>
-            {endpoint.disabledAt && <p className={styles.notice}>Disabled: {endpoint.disabledReason}</p>}
-            {endpoint.previousSecretExpiresAt && (
-              <p className={styles.muted}>
-                The previous secret also signs until{' '}
-                <time dateTime={endpoint.previousSecretExpiresAt}>{formatDate(endpoint.previousSecretExpiresAt)}</time>.
-              </p>
-            )}
-            <button
-              type="button"
-              onClick={() => {
-                setExpirePrevious(false);
-                setConfirming({ action: 'rotate', endpoint });
-              }}
-            >
-              Rotate secret
-            </button>{' '}
-            <button
-              type="button"
-              onClick={() =>
-                act(endpoint.disabledAt ? 'Endpoint enabled.' : 'Endpoint disabled.', () =>
-                  internalApi.webhooks.setEnabled.mutate({ workspace, id: endpoint.id, enabled: Boolean(endpoint.disabledAt) }),
-                )
-              }
-            >
-              {endpoint.disabledAt ? 'Enable' : 'Disable'}
-            </button>{' '}
-            <button type="button" onClick={() => showDeliveries(endpoint.id)}>
-              Show deliveries
-            </button>{' '}
-            <button type="button" className={styles.danger} onClick={() => setConfirming({ action: 'delete', endpoint })}>
-              Delete
-            </button>
-            {open?.id === endpoint.id && (
-              <Deliveries
-                deliveries={open.deliveries}
+      <Section id="endpoints-heading" title="Endpoints" description="Where this workspace's events are sent, newest first.">
+        {endpoints.length === 0 ? (
+          <EmptyState title="No endpoints yet">
+            Add one below to have your service told when tasks, comments and attachments change.
+          </EmptyState>
+        ) : (
+          <div>
+            {endpoints.map((endpoint) => (
+              <EndpointCard
+                key={endpoint.id}
+                endpoint={endpoint}
+                projectName={projects.find((project) => project.id === endpoint.projectId)?.name ?? 'All projects'}
+                deliveries={open?.id === endpoint.id ? open.deliveries : null}
+                onShowDeliveries={() => showDeliveries(endpoint.id)}
+                onRotate={() => {
+                  setExpirePrevious(false);
+                  setConfirming({ action: 'rotate', endpoint });
+                }}
+                onToggle={() =>
+                  act(endpoint.disabledAt ? 'Endpoint enabled.' : 'Endpoint disabled.', () =>
+                    internalApi.webhooks.setEnabled.mutate({ workspace, id: endpoint.id, enabled: Boolean(endpoint.disabledAt) }),
+                  )
+                }
+                onDelete={() => setConfirming({ action: 'delete', endpoint })}
                 onResend={(delivery) =>
                   act('Delivery queued again.', async () => {
                     await internalApi.webhooks.resend.mutate({ workspace, id: endpoint.id, deliveryId: delivery.id });
@@ -171,65 +139,13 @@ export function WebhooksManager({
                   })
                 }
               />
-            )}
-          </article>
-        ))}
-      </section>
-      <form onSubmit={add} aria-labelledby="add-heading">
-        <h2 id="add-heading">Add an endpoint</h2>
-        <label>
-          URL <input name="url" type="url" required />
-        </label>
-        <fieldset>
-          <legend>Events (none checked: every event)</legend>
-          {eventTypes.map((type) => (
-            <label key={type}>
-              <input type="checkbox" name="events" value={type} /> {type}
-            </label>
-          ))}
-        </fieldset>
-        <label>
-          Project{' '}
-          <select name="project" defaultValue="">
-            <option value="">All projects</option>
-            {projects.map((project) => (
-              <option key={project.id} value={project.id}>
-                {project.name}
-              </option>
             ))}
-          </select>
-        </label>
-        <button type="submit" className={styles.primary}>
-          Add endpoint
-        </button>
-      </form>
+          </div>
+        )}
+      </Section>
+      <Section id="add-heading" title="Add an endpoint" description="Its signing secret is shown once, right after it is added.">
+        <AddEndpointForm workspace={workspace} projects={projects} eventTypes={eventTypes} onAdded={added} />
+      </Section>
     </>
-  );
-}
-
-function Deliveries({ deliveries, onResend }: { deliveries: DeliveryView[]; onResend: (delivery: DeliveryView) => void }) {
-  if (deliveries.length === 0) return <p className={styles.muted}>No deliveries yet.</p>;
-  return (
-    <DataTable caption="Last 50 deliveries" columns={['Event', 'Status', 'Response', 'Duration', 'Attempts', 'Sent']}>
-      {deliveries.map((delivery) => (
-        <tr key={delivery.id}>
-          <th scope="row">{delivery.eventType}</th>
-          <td data-label="Status">{delivery.status}</td>
-          <td data-label="Response">{delivery.responseCode ?? delivery.lastError ?? '—'}</td>
-          <td data-label="Duration">{delivery.durationMs === null ? '—' : `${delivery.durationMs} ms`}</td>
-          <td data-label="Attempts">{delivery.attempts}</td>
-          <td data-label="Sent">
-            <time dateTime={delivery.createdAt}>{delivery.createdAt}</time>
-          </td>
-          <td>
-            {delivery.status !== 'pending' && (
-              <button type="button" onClick={() => onResend(delivery)}>
-                Resend
-              </button>
-            )}
-          </td>
-        </tr>
-      ))}
-    </DataTable>
   );
 }

@@ -1,7 +1,8 @@
 'use client';
 
 import { useEffect, useId, useRef, type ReactNode } from 'react';
-import styles from './settings.module.css';
+import { Button } from './button';
+import styles from './confirm-dialog.module.css';
 
 /**
  * A modal confirmation of something that cannot be undone: it traps focus, and
@@ -32,15 +33,17 @@ export function ConfirmDialog({
 
   return (
     <dialog ref={dialog} className={styles.dialog} aria-labelledby={heading} onClose={onCancel}>
-      <h2 id={heading}>{title}</h2>
-      {children}
+      <h2 id={heading} className={styles.title}>
+        {title}
+      </h2>
+      <div className={styles.body}>{children}</div>
       <div className={styles.actions}>
-        <button type="button" className={styles.danger} onClick={onConfirm}>
+        <Button variant="danger" onClick={onConfirm}>
           {confirmLabel}
-        </button>
-        <button type="button" ref={cancel} onClick={() => dialog.current?.close()}>
+        </Button>
+        <Button ref={cancel} onClick={() => dialog.current?.close()}>
           Cancel
-        </button>
+        </Button>
       </div>
     </dialog>
   );
