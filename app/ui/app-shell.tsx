@@ -21,7 +21,7 @@ export function AppShell({
   return (
     <div className={styles.shell}>
       <header className={styles.topbar}>
-        <Link href="/" className={styles.brand}>
+        <Link href="/" className={styles.brand} prefetch={false}>
           Task API
         </Link>
         {nav && <div className={styles.nav}>{nav}</div>}
@@ -38,7 +38,11 @@ export interface NavItem {
   current: boolean;
 }
 
-/** Tabs between sibling pages; the current one is marked for screen readers, not only by colour. */
+/**
+ * Tabs between sibling pages; the current one is marked for screen readers, not only
+ * by colour. Not prefetched: the pages are rendered per request, so a prefetch is a
+ * whole render the server does for a click that may never come.
+ */
 export function NavTabs({ label, items }: { label: string; items: NavItem[] }) {
   return (
     <nav aria-label={label}>
@@ -50,7 +54,7 @@ export function NavTabs({ label, items }: { label: string; items: NavItem[] }) {
                 {item.name}
               </span>
             ) : (
-              <Link href={item.href} className={styles.tab}>
+              <Link href={item.href} className={styles.tab} prefetch={false}>
                 {item.name}
               </Link>
             )}

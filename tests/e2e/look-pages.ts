@@ -62,6 +62,7 @@ const webhooks: LookPage = {
       events: ['task.created', 'task.updated'],
       projectId: null,
     });
+    await db().webhookEndpoint.update({ where: { id: endpoint.id }, data: { createdAt: ago(9 * DAY) } });
     await db().webhookDelivery.createMany({
       data: [
         { status: 'delivered' as const, responseCode: 204, durationMs: 87, attempts: 1, createdAt: ago(2 * MINUTE) },

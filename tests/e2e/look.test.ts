@@ -118,6 +118,10 @@ describe.each(LOOK_PAGES)('the $name page', (lookPage) => {
 
 describe('times', () => {
   it('say how long ago a key was used and when it expires, with the exact time in the reader’s zone on hover', async () => {
+    await db().apiKey.updateMany({
+      where: { workspaceId: fx.workspace.id, name: 'CI deploy bot' },
+      data: { lastUsedAt: new Date(Date.now() - 3 * 60_000), expiresAt: new Date(Date.now() + 30 * 86_400_000) },
+    });
     const { page } = await openAt(1280, 800);
     await page.goto(`${app.baseUrl}/settings/api-keys?workspace=${fx.workspace.slug}`);
     const row = page.getByRole('row', { name: /CI deploy bot/ });

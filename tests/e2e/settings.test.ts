@@ -84,7 +84,7 @@ describe('the API keys page in a browser', () => {
     await expect.poll(() => dialog.getByRole('button', { name: 'Cancel' }).evaluate((b) => b === document.activeElement)).toBe(true);
     await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Enter');
-    await expect.poll(() => row.textContent()).toContain('Revoked');
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toContain('Revoked');
     expect((await api.get('/web/tasks')).status).toBe(401);
 
     await signOut(page);

@@ -52,7 +52,7 @@ describe('the webhooks page in a browser', () => {
     await page.getByLabel('URL').fill(url);
     await page.getByRole('checkbox', { name: 'task.created' }).check();
     await page.getByRole('button', { name: 'Add endpoint' }).click();
-    await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Endpoint added.');
+    await expect.poll(() => page.getByRole('status').first().textContent(), { timeout: 10_000 }).toBe('Endpoint added.');
     const secret = page.getByRole('textbox', { name: 'Signing secret' });
     await expect.poll(async () => (await secret.count()) && secret.inputValue()).toMatch(/^whsec_/);
     await page.getByRole('button', { name: 'I have saved it' }).click();
@@ -64,7 +64,7 @@ describe('the webhooks page in a browser', () => {
     const endpoint = page.getByRole('article', { name: url });
     await endpoint.getByRole('button', { name: 'Show deliveries' }).click();
     const row = endpoint.getByRole('row', { name: /task\.created/ });
-    await expect.poll(() => row.textContent()).toMatch(/delivered204\d+ ms1/);
+    await expect.poll(() => row.textContent(), { timeout: 10_000 }).toMatch(/delivered204\d+ ms1/);
 
     await row.getByRole('button', { name: 'Resend' }).click();
     await expect.poll(() => receiver.received('browser').length, { timeout: 30_000 }).toBe(2);
@@ -106,16 +106,16 @@ describe('the webhooks page in a browser', () => {
 
       await endpoint.getByRole('button', { name: 'Delete' }).click();
       await dialog.getByRole('button', { name: 'Delete endpoint' }).click();
-      await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Endpoint deleted.');
+      await expect.poll(() => page.getByRole('status').first().textContent(), { timeout: 10_000 }).toBe('Endpoint deleted.');
       expect(await endpoint.count()).toBe(0);
       expect(await db().webhookEndpoint.count({ where: { workspaceId: fx.workspace.id, url } })).toBe(0);
 
       const switcher = page.getByRole('form', { name: 'Switch workspace' });
       await switcher.getByLabel('Workspace').selectOption({ label: 'Beta Corp' });
       await switcher.getByRole('button', { name: 'Switch' }).click();
-      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Webhooks · Beta Corp');
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 10_000 }).toBe('Webhooks · Beta Corp');
       await page.getByRole('navigation', { name: 'Settings' }).getByRole('link', { name: 'API keys' }).click();
-      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('API keys · Beta Corp');
+      await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent(), { timeout: 10_000 }).toBe('API keys · Beta Corp');
       await page.close();
     }, 120_000);
 
@@ -131,14 +131,14 @@ describe('the webhooks page in a browser', () => {
       const dialog = page.getByRole('dialog', { name: `Rotate the secret of ${url}?` });
       expect(await dialog.getByRole('checkbox', { name: /leaked/ }).isChecked()).toBe(false);
       await dialog.getByRole('button', { name: 'Rotate secret' }).click();
-      await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Secret rotated.');
+      await expect.poll(() => page.getByRole('status').first().textContent(), { timeout: 10_000 }).toBe('Secret rotated.');
       expect(await page.getByRole('textbox', { name: 'Signing secret' }).inputValue()).toMatch(/^whsec_/);
       await expect.poll(() => kept.count()).toBe(1);
 
       await endpoint.getByRole('button', { name: 'Rotate secret' }).click();
       await dialog.getByRole('checkbox', { name: /leaked/ }).check();
       await dialog.getByRole('button', { name: 'Rotate secret' }).click();
-      await expect.poll(() => kept.count()).toBe(0);
+      await expect.poll(() => kept.count(), { timeout: 10_000 }).toBe(0);
       const stored = await db().webhookEndpoint.findFirstOrThrow({ where: { workspaceId: fx.workspace.id, url } });
       expect(stored.previousSecretSealed).toBeNull();
       await page.close();
