@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { categorySchema, charCount, dateTime, dateTimeInput, hexColor, MAX_INT4, prioritySchema, text, uuid } from './common';
 import { labelSchema } from './lookups';
@@ -48,11 +49,11 @@ export const paginationSchema = z
     nextCursor: z
       .string()
       .nullable()
-      .optional()
       .meta({
         description:
-          'Extension, with `sort=updatedAt&order=asc` only: pass it as `after` to read on from the last task of this page ' +
-          '(or, on the last page, to poll for what changes next). Null when there is nothing to read on from.',
+          'Extension: pass it as `after`, with the same query, to read on from the last task of this page (in change order, ' +
+          '`sort=updatedAt&order=asc`, also to poll from the last page for what changes next). Null when there is nothing to ' +
+          'read on from.',
       }),
   })
   .meta({ id: 'PaginationMeta' });
@@ -97,12 +98,57 @@ export const changeCursor = () =>
       example: 'MjAyNi0wMS0zMVQxNzowMDowMC4wMDBaIDBiN2YzYzVlLThhNTEtNGQ2ZS05YTNiLTVjMmYxZTdkOWE0MA',
     });
 
+/**
+ * A place in a list: the sort key of the last task answered and its id, and the
+ * query it belongs to (a hash of the project, the filters, `sort` and `order`:
+ * listQueryHash). Keys are exact: times as milliseconds since the epoch (the
+ * columns' precision), priorities by name, a missing due date as `null`.
+ */
+export interface ListCursor {
+  /** Null for a cursor of the first form, time and id, which the change order wrote before cursors named their query. */
+  query: string | null;
+  key: string;
+  id: string;
+}
+
+const LIST_CURSOR_TEXT =
+  /^v2 ([A-Za-z0-9_-]{16}) (-?\d{1,16}|null|none|low|medium|high|urgent) ([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/;
+
+export function encodeListCursor(cursor: ListCursor): string {
+  return Buffer.from(`v2 ${cursor.query} ${cursor.key} ${cursor.id}`).toString('base64url');
+}
+
+/** An opaque cursor of the task list, as encodeListCursor (or, in change order, encodeCursor) wrote it. */
+export const listCursor = () =>
+  z
+    .string()
+    .max(200, CURSOR)
+    .regex(/^[A-Za-z0-9_-]+$/, CURSOR)
+    .transform((value, context): ListCursor => {
+      const text = Buffer.from(value, 'base64url').toString('latin1');
+      const listed = LIST_CURSOR_TEXT.exec(text);
+      if (listed) return { query: listed[1]!, key: listed[2]!, id: listed[3]! };
+      const changed = CURSOR_TEXT.exec(text);
+      const at = new Date(changed?.[1] ?? NaN);
+      if (changed && !Number.isNaN(at.getTime())) return { query: null, key: String(at.getTime()), id: changed[2]! };
+      context.addIssue({ code: 'custom', message: CURSOR });
+      return z.NEVER;
+    })
+    .meta({
+      description: 'Extension: an opaque cursor from `meta.nextCursor`',
+      example: 'djIgcjNxWHlUYkU3a0FfQ2hHZiAxNzY0MDc2NDAwMDAwIDBiN2YzYzVlLThhNTEtNGQ2ZS05YTNiLTVjMmYxZTdkOWE0MA',
+    });
+
 /** The list's query; the API adds the project's path parameter. */
 export const listTasksQuery = z.object({
   page: wholeNumber(`from 1 to ${MAX_INT4}`)
     .min(1, `must be a whole number from 1 to ${MAX_INT4}`)
     .max(MAX_INT4, `must be a whole number from 1 to ${MAX_INT4}`)
-    .meta({ description: `Page number, from 1 to ${MAX_INT4} (PostgreSQL's int4)` })
+    .meta({
+      description:
+        `Page number, from 1 to ${MAX_INT4} (PostgreSQL's int4). A deep page costs the server more with every page it ` +
+        'skips; `after` costs the same at any depth',
+    })
     .default(1),
   limit: wholeNumber('from 1 to 100')
     .min(1, 'must be a whole number from 1 to 100')
@@ -126,24 +172,55 @@ export const listTasksQuery = z.object({
   updatedSince: dateTimeInput()
     .meta({ description: 'Extension: only tasks changed after this time (exclusive); ISO 8601 date-time with a time zone' })
     .optional(),
-  after: changeCursor()
+  after: listCursor()
     .meta({
       description:
-        'Extension, with `sort=updatedAt&order=asc` only: the tasks after this place, from an earlier `meta.nextCursor`; ' +
-        'pages so read neither miss nor repeat a task while tasks change (see the README on polling)',
+        'Extension: the tasks after this place, from the `meta.nextCursor` of an earlier answer to the same query (the same ' +
+        'project, filters, `sort` and `order`; `updatedSince` and `limit` may differ). Costs the same however deep; in change ' +
+        'order (`sort=updatedAt&order=asc`) pages so read neither miss nor repeat a task while tasks change (see the README)',
     })
     .optional(),
 });
 export type ListTasksQuery = z.infer<typeof listTasksQuery>;
 
-/** Whether a list is in change order, where `after` and `meta.nextCursor` apply. */
+/** Whether a list is in change order, where a cursor also finds the changes made after it was written. */
 export const inChangeOrder = (query: Pick<ListTasksQuery, 'sort' | 'order'>) => query.sort === 'updatedAt' && query.order === 'asc';
 
+/** What a cursor is bound to: the project and everything that decides the list's rows and order, but updatedSince (a poller drops it after its first poll). */
+export function listQueryHash(query: Omit<ListTasksQuery, 'page' | 'limit' | 'after'> & { projectSlug: string }): string {
+  const bound = [
+    query.projectSlug,
+    query.statusId?.toLowerCase() ?? '',
+    query.statusId ? '' : (query.status ?? ''),
+    query.priority ?? '',
+    query.search ?? '',
+    query.assigneeId?.toLowerCase() ?? '',
+    query.labelId?.toLowerCase() ?? '',
+    query.sort,
+    query.order,
+  ];
+  return createHash('sha256').update(JSON.stringify(bound)).digest('base64url').slice(0, 16);
+}
+
+const SORT_KEY = {
+  createdAt: /^-?\d+$/,
+  updatedAt: /^-?\d+$/,
+  dueDate: /^(-?\d+|null)$/,
+  priority: /^(none|low|medium|high|urgent)$/,
+} as const;
+
+export const CURSOR_OF_ANOTHER_QUERY = 'belongs to another query: send it with the filters, sort and order of the answer that gave it';
+
 /** Rules across the list's parameters, checked once each is valid alone. */
-export function checkListQuery(query: ListTasksQuery, context: z.RefinementCtx): void {
-  if (query.after === undefined) return;
-  if (!inChangeOrder(query)) context.addIssue({ code: 'custom', path: ['after'], message: 'needs sort=updatedAt and order=asc' });
-  else if (query.page !== 1) context.addIssue({ code: 'custom', path: ['after'], message: 'cannot be combined with page' });
+export function checkListQuery(query: ListTasksQuery & { projectSlug: string }, context: z.RefinementCtx): void {
+  const { after } = query;
+  // Refinements run even after a part failed: a cursor that did not parse was refused already.
+  if (typeof after !== 'object') return;
+  // A cursor of the first form belongs to the change order, whatever its filters.
+  const belongs = after.query === null ? inChangeOrder(query) : after.query === listQueryHash(query);
+  if (!belongs || !SORT_KEY[query.sort].test(after.key)) {
+    context.addIssue({ code: 'custom', path: ['after'], message: CURSOR_OF_ANOTHER_QUERY });
+  } else if (query.page !== 1) context.addIssue({ code: 'custom', path: ['after'], message: 'cannot be combined with page' });
 }
 
 const title = text()

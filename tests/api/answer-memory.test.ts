@@ -17,7 +17,7 @@ describe('pages of long descriptions', () => {
 
   it('reserve the UTF-8 size of their descriptions before the tasks are read', async () => {
     const reserved: number[] = [];
-    await listTasks(db(), api.fixture.projects.web, listTasksQuery.parse({}), async (bytes) => {
+    await listTasks(db(), api.fixture.projects.web, { ...listTasksQuery.parse({}), projectSlug: 'web' }, async (bytes) => {
       reserved.push(bytes);
     });
     expect(reserved).toEqual([3 * 400_000]);

@@ -59,7 +59,7 @@ describe('GET /{projectSlug}/tasks', () => {
       'Design onboarding',
       'Fix login form',
     ]);
-    expect(body.meta).toEqual({ total: 5, page: 1, limit: 20, totalPages: 1, hasMore: false });
+    expect(body.meta).toEqual({ total: 5, page: 1, limit: 20, totalPages: 1, hasMore: false, nextCursor: expect.any(String) });
   });
 
   it('excludes subtasks from the list', async () => {
@@ -91,16 +91,16 @@ describe('GET /{projectSlug}/tasks', () => {
   it('pages with limit and page: totalPages = ceil(total / limit) and hasMore', async () => {
     const first = await api.client.get('/web/tasks?limit=2&page=1');
     const last = await api.client.get('/web/tasks?limit=2&page=3');
-    expect(first.body.meta).toEqual({ total: 5, page: 1, limit: 2, totalPages: 3, hasMore: true });
+    expect(first.body.meta).toEqual({ total: 5, page: 1, limit: 2, totalPages: 3, hasMore: true, nextCursor: expect.any(String) });
     expect(first.body.tasks).toHaveLength(2);
-    expect(last.body.meta).toEqual({ total: 5, page: 3, limit: 2, totalPages: 3, hasMore: false });
+    expect(last.body.meta).toEqual({ total: 5, page: 3, limit: 2, totalPages: 3, hasMore: false, nextCursor: expect.any(String) });
     expect(last.body.tasks.map((t) => t.title)).toEqual(['Fix login form']);
   });
 
   it('answers an empty page past the end with the true total', async () => {
     const { status, body } = await api.client.get('/web/tasks?page=9');
     expect(status).toBe(200);
-    expect(body).toEqual({ tasks: [], meta: { total: 5, page: 9, limit: 20, totalPages: 1, hasMore: false } });
+    expect(body).toEqual({ tasks: [], meta: { total: 5, page: 9, limit: 20, totalPages: 1, hasMore: false, nextCursor: null } });
   });
 
   it('filters by statusId', async () => {

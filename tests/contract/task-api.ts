@@ -69,7 +69,7 @@ export interface paths {
         };
         /**
          * List tasks
-         * @description Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise. To poll for changes: `sort=updatedAt&order=asc`, then `after` = the `meta.nextCursor` of the answer before; pages so read neither miss nor repeat a task while tasks change.
+         * @description Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise. To read on from any answer, send the same query with `after` = its `meta.nextCursor`: a page so reached costs the same however deep, where a deep `page` costs more with every page it skips. To poll for changes: `sort=updatedAt&order=asc` with `after`; pages so read neither miss nor repeat a task while tasks change.
          */
         get: operations["tasks-list"];
         put?: never;
@@ -438,8 +438,8 @@ export interface components {
             /** @description ceil(total / limit) */
             totalPages: number;
             hasMore: boolean;
-            /** @description Extension, with `sort=updatedAt&order=asc` only: pass it as `after` to read on from the last task of this page (or, on the last page, to poll for what changes next). Null when there is nothing to read on from. */
-            nextCursor?: string | null;
+            /** @description Extension: pass it as `after`, with the same query, to read on from the last task of this page (in change order, `sort=updatedAt&order=asc`, also to poll from the last page for what changes next). Null when there is nothing to read on from. */
+            nextCursor: string | null;
         };
         DeletedTaskList: {
             /** @description Oldest deletion first */
@@ -989,7 +989,7 @@ export interface operations {
                     "application/json": components["schemas"]["TaskList"];
                 };
             };
-            /** @description `page: must be a whole number >= 1`, `limit: must be a whole number from 1 to 100`, `statusId: must be a UUID`, `updatedSince: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `after: must be a cursor from meta.nextCursor`, `after: needs sort=updatedAt and order=asc` */
+            /** @description `page: must be a whole number >= 1`, `limit: must be a whole number from 1 to 100`, `statusId: must be a UUID`, `updatedSince: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `after: must be a cursor from meta.nextCursor`, `after: belongs to another query: send it with the filters, sort and order of the answer that gave it`, `after: cannot be combined with page` */
             400: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

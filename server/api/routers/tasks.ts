@@ -13,7 +13,14 @@ import { removeStoredFiles } from '../../storage/storage';
 import { recordedAnswer } from '../idempotency';
 import { operation } from '../operation';
 import { successSchema } from '../../schemas/common';
-import { deletedTaskListSchema, MAX_DELETED_PAGE, MAX_TITLE, taskListSchema, taskSchema } from '../../schemas/task';
+import {
+  CURSOR_OF_ANOTHER_QUERY,
+  deletedTaskListSchema,
+  MAX_DELETED_PAGE,
+  MAX_TITLE,
+  taskListSchema,
+  taskSchema,
+} from '../../schemas/task';
 import { createTaskInput, deletedTasksInput, listTasksInput, taskInput, updateTaskInput } from '../inputs';
 import { projectProcedure, router } from '../trpc';
 
@@ -36,8 +43,9 @@ export const tasksRouter = router({
         tag: 'Tasks',
         description:
           'Top-level tasks only (subtasks are reachable by id). Newest first unless `sort`/`order` say otherwise. ' +
-          'To poll for changes: `sort=updatedAt&order=asc`, then `after` = the `meta.nextCursor` of the answer before; ' +
-          'pages so read neither miss nor repeat a task while tasks change.',
+          'To read on from any answer, send the same query with `after` = its `meta.nextCursor`: a page so reached costs ' +
+          'the same however deep, where a deep `page` costs more with every page it skips. To poll for changes: ' +
+          '`sort=updatedAt&order=asc` with `after`; pages so read neither miss nor repeat a task while tasks change.',
         errors: {
           400: [
             'page: must be a whole number >= 1',
@@ -45,7 +53,8 @@ export const tasksRouter = router({
             'statusId: must be a UUID',
             'updatedSince: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z',
             'after: must be a cursor from meta.nextCursor',
-            'after: needs sort=updatedAt and order=asc',
+            `after: ${CURSOR_OF_ANOTHER_QUERY}`,
+            'after: cannot be combined with page',
           ],
         },
       }),
