@@ -5,14 +5,16 @@ import { Prisma } from '../db/generated/client';
 import { externalIdNumber } from './locate';
 import { loadTasks } from './load';
 import { toTask } from './shape';
+import { remember, totalColumns } from './totals';
 
 export type ListTasksInput = ListTasksQuery & { projectSlug: string };
 
 /**
  * Top-level tasks of a project, filtered, sorted and paginated, in three
  * statements whatever the page size (with the key lookup). One statement holds
- * the total and the page's ids with their sort keys as two subqueries, so each
- * keeps its own plan, and the size of the page's descriptions, read from the row
+ * the total (totals.ts: maintained counts, or a count this process made under
+ * the project's current change time) and the page's ids with their sort keys as
+ * two subqueries, so each keeps its own plan, and the size of the page's descriptions, read from the row
  * without its text; the next loads those tasks with their relations, built only
  * for the page, never for the rows an OFFSET skips. A page of long descriptions
  * first waits for room in the response memory budget (`reserveMemory`).
@@ -35,12 +37,12 @@ export async function listTasks(db: Db, project: ProjectRef, input: ListTasksInp
     ORDER BY ${order.key} ${order.direction}, t.id ${order.direction}
     LIMIT ${input.limit + 1} OFFSET ${(input.page - 1) * input.limit}`;
   // OFFSET 0 keeps the inner query whole: flattened, its ARRAY would be computed twice.
-  const [found] = await db.$queryRaw<{ total: bigint; entries: string[]; bytes: bigint }[]>`
-    SELECT page.total, page.entries,
+  const [found] = await db.$queryRaw<{ total: bigint; stamp: Date | null; entries: string[]; bytes: bigint }[]>`
+    SELECT page.total, page.stamp, page.entries,
       (SELECT coalesce(sum(octet_length(d.description)), 0) FROM task d
        WHERE d.id = ANY(ARRAY(SELECT split_part(e, ' ', 2)::uuid FROM unnest(page.entries[1:${input.limit}]) e))) AS bytes
     FROM (
-      SELECT (SELECT count(*) FROM task t WHERE ${filter}) AS total, ARRAY(${page}) AS entries
+      SELECT ${totalColumns(project, input, filter)}, ARRAY(${page}) AS entries
       OFFSET 0
     ) page`;
   const entries = (found?.entries ?? []).map((entry) => entry.split(' ') as [string, string]);
@@ -56,6 +58,7 @@ export async function listTasks(db: Db, project: ProjectRef, input: ListTasksInp
     rows = rows.filter((row) => row.updated_at.getTime() === timeOf.get(row.id));
   }
   const total = Number(found?.total ?? 0);
+  remember(project, input, found?.stamp ?? null, total);
   const query = listQueryHash(input);
   const last = listed.at(-1);
   const next: ListCursor | undefined = last ? { query, key: last[0], id: last[1] } : input.after && { ...input.after, query };

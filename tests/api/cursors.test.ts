@@ -34,13 +34,13 @@ async function create(slug: string, i: number): Promise<Task> {
 
 const ORDERS = ['createdAt', 'updatedAt', 'dueDate', 'priority'].flatMap((sort) => [`sort=${sort}&order=asc`, `sort=${sort}&order=desc`]);
 
-describe('cursors on every order', () => {
+describe('cursors on every order', { timeout: 120_000 }, () => {
   it.each(ORDERS)(
     'with %s, reading on by nextCursor returns every task once while tasks are created, changed and deleted between pages',
     async (order) => {
       const { slug } = await freshProject();
       const initial: Task[] = [];
-      for (let i = 0; i < 12; i++) initial.push(await create(slug, i));
+      for (let i = 0; i < 10; i++) initial.push(await create(slug, i));
       const deleted = new Set<string>();
       const changed = new Set<string>();
       const seen: string[] = [];
