@@ -29,8 +29,12 @@ function parse(etag: string): EntityTag {
  * happen. `*` accepts any existing task.
  */
 export function ifMatch(headers: Headers): EtagCondition | undefined {
-  const value = headers.get('if-match');
-  if (value === null) return undefined;
+  return ifMatchValue(headers.get('if-match'));
+}
+
+/** As ifMatch, for a value given elsewhere than in the header (an item of a batch update). */
+export function ifMatchValue(value: string | null | undefined): EtagCondition | undefined {
+  if (value === null || value === undefined) return undefined;
   const tags = parseTags(value);
   if (tags === null) return () => true;
   return (etag) => {

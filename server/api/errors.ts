@@ -90,7 +90,8 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 function describeIssue(issue: z.core.$ZodIssue): string {
-  const field = issue.path.map(String).join('.');
+  // tasks[3].title: an item of a list by its index, as a JSON path names it.
+  const field = issue.path.map((part, i) => (typeof part === 'number' ? `[${part}]` : `${i > 0 ? '.' : ''}${String(part)}`)).join('');
   const at = (text: string) => (field ? `${field}: ${text}` : text);
   switch (issue.code) {
     case 'unrecognized_keys': {

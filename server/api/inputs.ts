@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import { createUploadFields } from '../schemas/direct-upload';
-import { checkListQuery, createTaskFields, deletedTasksQuery, listTasksQuery, updateTaskFields } from '../schemas/task';
+import {
+  checkListQuery,
+  createTaskBatchFields,
+  createTaskFields,
+  deletedTasksQuery,
+  listTasksQuery,
+  updateTaskBatchFields,
+  updateTaskFields,
+} from '../schemas/task';
 import { addCommentFields } from '../schemas/comment';
 import { inlineFileFields } from '../schemas/attachment';
 import { uuid } from '../schemas/common';
@@ -24,6 +32,8 @@ export const listTasksInput = listTasksQuery.extend(projectPath).superRefine(che
 export const deletedTasksInput = deletedTasksQuery.extend(projectPath);
 export const createTaskInput = createTaskFields.extend(projectPath);
 export const updateTaskInput = updateTaskFields.extend(taskPath);
+export const createTaskBatchInput = createTaskBatchFields.extend(projectPath);
+export const updateTaskBatchInput = updateTaskBatchFields.extend(projectPath);
 export const addCommentInput = addCommentFields.extend(taskPath);
 export const createUploadInput = createUploadFields.extend(taskPath);
 export const completeUploadInput = z.object({

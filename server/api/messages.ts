@@ -29,7 +29,8 @@ export const ANSWERS_TOO_LARGE = `The answers of one request may hold at most ${
 export const JSON_CONTENT_TYPE = 'Content-Type must be application/json';
 export const BODY_NOT_JSON = 'Request body is not valid JSON';
 export const BODY_NOT_OBJECT = 'Request body must be a JSON object';
-export const BODY_TOO_MANY_VALUES = `Request body holds more than ${MAX_JSON_VALUES} JSON values`;
+export const bodyTooManyValues = (max: number) => `Request body holds more than ${max} JSON values`;
+export const BODY_TOO_MANY_VALUES = bodyTooManyValues(MAX_JSON_VALUES);
 export const unknownFields = (names: string[]) => `Unknown field${names.length > 1 ? 's' : ''}: ${names.join(', ')}`;
 
 export const UPLOAD_AS_MULTIPART = 'Upload the file as multipart/form-data with one part named file';

@@ -5,10 +5,11 @@ import {
   BODY_NOT_JSON,
   BODY_NOT_OBJECT,
   BODY_TOO_LARGE,
-  BODY_TOO_MANY_VALUES,
+  bodyTooManyValues,
   BODY_TOO_SLOW,
   IDEMPOTENCY_KEY_INVALID,
   JSON_CONTENT_TYPE,
+  MAX_JSON_VALUES,
   unknownFields,
 } from './messages';
 
@@ -28,14 +29,16 @@ export type PublicMeta = OpenApiMeta<{
   precondition?: Precondition;
   /** A POST whose path says everything: it may come without a body (and Content-Type) at all. */
   bodyless?: true;
+  /** The most JSON values its body may hold, when more than MAX_JSON_VALUES (a batch's). */
+  jsonValues?: number;
 }>;
 
 /** What any JSON body can be refused for, before its fields are looked at. */
-const JSON_BODY_ERRORS: OperationErrors = {
-  400: [BODY_NOT_JSON, BODY_NOT_OBJECT, BODY_TOO_MANY_VALUES, unknownFields(['<name>'])],
+const jsonBodyErrors = (jsonValues = MAX_JSON_VALUES): OperationErrors => ({
+  400: [BODY_NOT_JSON, BODY_NOT_OBJECT, bodyTooManyValues(jsonValues), unknownFields(['<name>'])],
   413: [BODY_TOO_LARGE],
   415: [JSON_CONTENT_TYPE],
-};
+});
 
 /**
  * The OpenAPI metadata of a public operation; every one needs a key. `errors`
@@ -57,12 +60,17 @@ export function operation(
     precondition?: Precondition;
     /** A POST whose path says everything: it may come without a body (and Content-Type) at all. */
     bodyless?: true;
+    /** The most JSON values its body may hold, when more than MAX_JSON_VALUES (a batch's). */
+    jsonValues?: number;
   },
 ): PublicMeta {
   const errors =
     method === 'POST' || method === 'PATCH'
       ? mergeErrors(
-          mergeErrors({ 400: [IDEMPOTENCY_KEY_INVALID], 408: [BODY_TOO_SLOW] }, options.multipart ? {} : JSON_BODY_ERRORS),
+          mergeErrors(
+            { 400: [IDEMPOTENCY_KEY_INVALID], 408: [BODY_TOO_SLOW] },
+            options.multipart ? {} : jsonBodyErrors(options.jsonValues),
+          ),
           options.errors ?? {},
         )
       : (options.errors ?? {});
@@ -72,6 +80,7 @@ export function operation(
     etag: options.etag,
     precondition: options.precondition,
     ...(options.bodyless && { bodyless: true }),
+    ...(options.jsonValues && { jsonValues: options.jsonValues }),
     openapi: {
       method,
       path,

@@ -1,5 +1,6 @@
 import { getPathRegExp, normalizePath } from 'trpc-to-openapi';
 import type { Scope } from '../keys/scopes';
+import { MAX_JSON_VALUES } from './messages';
 import { procedureMetas } from './operation';
 import { publicRouter } from './router';
 
@@ -17,6 +18,8 @@ export interface RouteMatch {
   successStatus: number;
   /** Its answer on success is a task, sent with the task's ETag. */
   etag: boolean;
+  /** The most JSON values its body may hold. */
+  jsonValues: number;
   /** Path parameters as they stand in the path (still percent-encoded). */
   params: Record<string, string>;
 }
@@ -28,6 +31,7 @@ interface Route {
   bodyless: boolean;
   successStatus: number;
   etag: boolean;
+  jsonValues: number;
   pattern: RegExp;
   /** Path parameters in the template: of two templates that match a path, the one with fewer names it. */
   params: number;
@@ -47,6 +51,7 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
     bodyless: meta.bodyless === true,
     successStatus: meta.successStatus ?? 200,
     etag: meta.etag === true,
+    jsonValues: meta.jsonValues ?? MAX_JSON_VALUES,
     pattern: getPathRegExp(normalizePath(meta.openapi.path)),
     params: meta.openapi.path.split('{').length - 1,
   };
@@ -74,6 +79,7 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
         bodyless: route.bodyless,
         successStatus: route.successStatus,
         etag: route.etag,
+        jsonValues: route.jsonValues,
         params,
       };
     }

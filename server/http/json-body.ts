@@ -1,12 +1,12 @@
-import { BODY_NOT_JSON, BODY_NOT_OBJECT, BODY_TOO_MANY_VALUES, JSON_CONTENT_TYPE, MAX_JSON_VALUES } from '../api/messages';
+import { BODY_NOT_JSON, BODY_NOT_OBJECT, bodyTooManyValues, JSON_CONTENT_TYPE, MAX_JSON_VALUES } from '../api/messages';
 import { AppError, badRequest } from '../errors';
 
 /**
- * The body of a JSON request as an object, or why it cannot be one. */
-export function parseJsonObject(contentType: string | null, bytes: Buffer): Record<string, unknown> {
+ * The body of a JSON request as an object of at most `maxValues` JSON values, or why it cannot be one. */
+export function parseJsonObject(contentType: string | null, bytes: Buffer, maxValues = MAX_JSON_VALUES): Record<string, unknown> {
   if (!isJson(contentType)) throw new AppError('unsupported_media_type', JSON_CONTENT_TYPE);
   const text = new TextDecoder().decode(bytes);
-  if (!hasAtMostValues(text, MAX_JSON_VALUES)) throw badRequest(BODY_TOO_MANY_VALUES);
+  if (!hasAtMostValues(text, maxValues)) throw badRequest(bodyTooManyValues(maxValues));
   let value: unknown;
   try {
     value = JSON.parse(text);

@@ -70,7 +70,7 @@ async function answerPublicRequest(req: Request, exchange: Exchange): Promise<Re
     } else if (method === 'POST' || method === 'PATCH') {
       const contentType = req.headers.get('content-type');
       if (!isJson(contentType)) throw new AppError('unsupported_media_type', JSON_CONTENT_TYPE);
-      body = withoutPathParams(parseJsonObject(contentType, await exchange.readBody(req, MAX_JSON_BODY_BYTES)));
+      body = withoutPathParams(parseJsonObject(contentType, await exchange.readBody(req, MAX_JSON_BODY_BYTES), route.jsonValues));
     }
     if (idempotencyKey) {
       const answered = await claimIdempotencyKey(state, idempotencyKey, requestFingerprint(method, path, body), route);

@@ -276,6 +276,49 @@ export const updateTaskFields = z.strictObject({
 });
 export type UpdateTaskFields = z.infer<typeof updateTaskFields>;
 
+/** The most tasks one batch request creates or changes. */
+export const MAX_BATCH = 100;
+const batchOf = <T extends z.ZodType>(item: T) =>
+  z
+    .array(item, { error: 'must be an array of tasks' })
+    .min(1, `must hold 1 to ${MAX_BATCH} tasks`)
+    .max(MAX_BATCH, `must hold 1 to ${MAX_BATCH} tasks`);
+
+/** A batch of new tasks: each as a create's body. */
+export const createTaskBatchFields = z.strictObject({
+  tasks: batchOf(createTaskFields).meta({ description: `1 to ${MAX_BATCH} tasks, each as the body of Create a task` }),
+});
+export type CreateTaskBatchFields = z.infer<typeof createTaskBatchFields>;
+
+/** One change of a batch update: the task, by UUID or external ID, and the fields of an update. */
+export const taskChangeFields = updateTaskFields.extend({
+  id: z
+    .string({ error: 'must be a task UUID or external ID' })
+    .min(1, 'must be a task UUID or external ID')
+    .max(100, 'must be a task UUID or external ID')
+    .meta({ description: 'Task UUID or external ID (case-insensitive)', example: 'WEB-12' }),
+  ifMatch: z
+    .string({ error: 'must be an entity tag' })
+    .max(200, 'must be an entity tag')
+    .meta({
+      description: "Optional: the task's `ETag`, as the header If-Match of an update; the whole batch is refused with 412 if it changed",
+    })
+    .optional(),
+});
+export type TaskChangeFields = z.infer<typeof taskChangeFields>;
+
+/** A batch of changes: each names its task and carries the fields of an update. */
+export const updateTaskBatchFields = z.strictObject({
+  tasks: batchOf(taskChangeFields).meta({
+    description: `1 to ${MAX_BATCH} changes, each a task's \`id\` (or external ID) with the body of Update a task`,
+  }),
+});
+export type UpdateTaskBatchFields = z.infer<typeof updateTaskBatchFields>;
+
+export const taskBatchSchema = z
+  .object({ tasks: z.array(taskSchema).meta({ description: 'The tasks, in the order of the request' }) })
+  .meta({ id: 'TaskBatch' });
+
 export const MAX_DELETED_PAGE = 1_000;
 
 /** The deleted-tasks list's query; the API adds the project's path parameter. */

@@ -13,7 +13,7 @@ type TaskKey = { id: string } | { number: number };
  * case-insensitively (`web-12` is `WEB-12`). Null when it can name no task of
  * this project, so the caller answers 404 without a query.
  */
-function taskKey(project: ProjectRef, taskId: string): TaskKey | null {
+export function uuidOrNumber(project: ProjectRef, taskId: string): TaskKey | null {
   if (uuidSchema.safeParse(taskId).success) return { id: taskId.toLowerCase() };
   const number = externalIdNumber(project, taskId);
   return number === null ? null : { number };
@@ -21,14 +21,14 @@ function taskKey(project: ProjectRef, taskId: string): TaskKey | null {
 
 /** The Prisma condition that finds `taskId` in `project`, or null as for taskKey. */
 export function taskWhere(project: ProjectRef, taskId: string): Prisma.TaskWhereUniqueInput | null {
-  const key = taskKey(project, taskId);
+  const key = uuidOrNumber(project, taskId);
   if (!key) return null;
   return 'id' in key ? { id: key.id, projectId: project.id } : { projectId_number: { projectId: project.id, number: key.number } };
 }
 
 /** The same condition in SQL, on a task aliased `t`. */
 export function taskCondition(project: ProjectRef, taskId: string): Prisma.Sql | null {
-  const key = taskKey(project, taskId);
+  const key = uuidOrNumber(project, taskId);
   if (!key) return null;
   const match = 'id' in key ? Prisma.sql`t.id = ${key.id}::uuid` : Prisma.sql`t.number = ${key.number}`;
   return Prisma.sql`t.project_id = ${project.id}::uuid AND ${match}`;

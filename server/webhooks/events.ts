@@ -47,6 +47,15 @@ export async function enqueueEvent(
   type: EventType,
   data: EventData | (() => Promise<EventData>),
 ): Promise<void> {
+  await enqueueEvents(tx, project, type, async () => [typeof data === 'function' ? await data() : data]);
+}
+
+/**
+ * As enqueueEvent, for several changes of one kind (a batch's tasks): one event
+ * each, still in one statement when no endpoint wants them and two however many
+ * events and endpoints there are.
+ */
+export async function enqueueEvents(tx: Tx, project: ProjectRef, type: EventType, data: () => Promise<EventData[]>): Promise<void> {
   const targets = await tx.$queryRaw<Target[]>`
     SELECT e.id::text AS endpoint_id, w.id::text AS workspace_id, w.slug AS workspace_slug
     FROM project p
@@ -55,24 +64,30 @@ export async function enqueueEvent(
     WHERE p.id = ${project.id}::uuid`;
   if (targets.length === 0) return;
   const [first] = targets;
-  const payload = JSON.stringify({
-    type,
-    timestamp: new Date().toISOString(),
-    data: {
-      workspace: { id: first!.workspace_id, slug: first!.workspace_slug },
-      project: { id: project.id, slug: project.slug },
-      ...(typeof data === 'function' ? await data() : data),
-    },
-  });
-  const ids = targets.map(() => randomUUID());
+  const timestamp = new Date().toISOString();
+  const payloads = (await data()).map((each) =>
+    JSON.stringify({
+      type,
+      timestamp,
+      data: {
+        workspace: { id: first!.workspace_id, slug: first!.workspace_slug },
+        project: { id: project.id, slug: project.slug },
+        ...each,
+      },
+    }),
+  );
+  const deliveries = payloads.flatMap((payload) =>
+    targets.map((target) => ({ id: randomUUID(), endpointId: target.endpoint_id, payload })),
+  );
   // Every endpoint's delivery and its job in one statement, however many endpoints want
   // the event. Retries after a failed attempt are jobs of their own (deliver.ts);
   // graphile-worker's own retries cover only a worker that failed to record the attempt.
   await tx.$queryRaw`
     WITH added AS (
       INSERT INTO webhook_delivery (id, endpoint_id, message_id, event_type, payload, updated_at)
-      SELECT d.id, d.endpoint_id, 'msg_' || replace(d.id::text, '-', ''), ${type}, ${payload}, now()
-      FROM unnest(${ids}::uuid[], ${targets.map((target) => target.endpoint_id)}::uuid[]) AS d (id, endpoint_id)
+      SELECT d.id, d.endpoint_id, 'msg_' || replace(d.id::text, '-', ''), ${type}, d.payload, now()
+      FROM unnest(${deliveries.map((d) => d.id)}::uuid[], ${deliveries.map((d) => d.endpointId)}::uuid[], ${deliveries.map((d) => d.payload)}::text[])
+        AS d (id, endpoint_id, payload)
       RETURNING id)
     SELECT count(graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', added.id::text)))::int AS queued FROM added`;
   noteDeliveryQueued();

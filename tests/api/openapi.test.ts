@@ -16,6 +16,7 @@ import { OPERATIONS } from '../support/operations';
 
 const CREATED = [
   'POST /{projectSlug}/tasks',
+  'POST /{projectSlug}/tasks/batch',
   'POST /{projectSlug}/tasks/{taskId}/comments',
   'POST /{projectSlug}/tasks/{taskId}/attachments',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
@@ -195,6 +196,8 @@ describe('GET /v1/public/openapi.json', () => {
         'GET /{projectSlug}/tasks',
         'GET /{projectSlug}/tasks/deleted',
         'POST /{projectSlug}/tasks',
+        'POST /{projectSlug}/tasks/batch',
+        'PATCH /{projectSlug}/tasks/batch',
         'PATCH /{projectSlug}/tasks/{taskId}',
         'POST /{projectSlug}/tasks/{taskId}/comments',
         'GET /{projectSlug}/tasks/{taskId}/attachments/{attachmentId}',

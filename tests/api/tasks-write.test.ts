@@ -111,7 +111,7 @@ describe('POST /{projectSlug}/tasks', () => {
     ],
     [{ title: 'ok', statusId: 'todo' }, 'statusId: must be a UUID'],
     [{ title: 'ok', assigneeIds: 'x' }, 'assigneeIds: must be an array of UUIDs'],
-    [{ title: 'ok', assigneeIds: ['x'] }, 'assigneeIds.0: must be a UUID'],
+    [{ title: 'ok', assigneeIds: ['x'] }, 'assigneeIds[0]: must be a UUID'],
     [{ title: 'ok', description: 'x'.repeat(100_001) }, 'description: must be at most 100000 characters'],
   ])('refuses %j with 400 naming the field', async (body, message) => {
     const before = await taskCount();

@@ -13,9 +13,14 @@ export interface BenchOptions {
   redisUrl: string | null;
   /** PostgreSQL server on which the bench database is created and dropped. */
   serverUrl: string;
+  /** Run the scale section alone (scale.ts), replacing its part of latest.md. */
+  scaleOnly: boolean;
+  /** Top-level tasks of the scale section's projects, smallest first. */
+  scaleSizes: number[];
 }
 
 const USAGE = `npm run bench -- [--quick] [--seconds N] [--warmup N] [--connections 1,32] [--only list,get] [--skip-build] [--no-redis]
+  [--scale] [--scale-sizes 1000,100000,1000000]
   Environment: DATABASE_URL (server for the bench database; default postgres://postgres@127.0.0.1:5432/postgres),
   REDIS_URL (default redis://127.0.0.1:6379), BENCH_SECONDS, BENCH_WARMUP_SECONDS.`;
 
@@ -30,6 +35,8 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       only: { type: 'string', default: '' },
       'skip-build': { type: 'boolean', default: false },
       'no-redis': { type: 'boolean', default: false },
+      scale: { type: 'boolean', default: false },
+      'scale-sizes': { type: 'string', default: '1000,100000,1000000' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -57,5 +64,11 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     only: values.only.split(',').filter(Boolean),
     redisUrl: values['no-redis'] ? null : env.REDIS_URL || 'redis://127.0.0.1:6379',
     serverUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+    scaleOnly: values.scale,
+    scaleSizes: values['scale-sizes']
+      .split(',')
+      .map(Number)
+      .filter((n) => Number.isInteger(n) && n > 0)
+      .sort((a, b) => a - b),
   };
 }

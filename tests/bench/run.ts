@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,6 +10,7 @@ import { parseOptions } from './options';
 import { profileServer } from './profile';
 import { startStatementCounter } from './pg-counter';
 import { checkAims, resultsTable, toMarkdown, type BenchReport, type LimiterStore, type Measurement, type QueryCount } from './report';
+import { runScale } from './scale';
 import { pageSizeProbes, scenarios, type Scenario } from './scenarios';
 import { seedBench, type BenchFixture } from './seed';
 import { freePort } from '../support/ports';
@@ -126,7 +127,39 @@ async function loadRun(
   return measurements;
 }
 
+/** The scale section (scale.ts), on a database of its own, with the server as `npm start` runs it. */
+async function scaleSection(dataDir: string): Promise<string> {
+  return runScale({
+    serverUrl: options.serverUrl,
+    seconds: Math.min(options.seconds, 5),
+    sizes: options.scaleSizes,
+    startServer: async (databaseUrl) => startProductionServer(root, await freePort(), serverEnv(databaseUrl, dataDir, null)),
+    log,
+  });
+}
+
+const SCALE_HEADING = '## Projects of a million tasks';
+
+/** latest.md with its scale section replaced by (or, without one, followed by) `section`. */
+async function withScaleSection(section: string): Promise<string> {
+  const latest = await readFile(path.join(resultsDir, 'latest.md'), 'utf8').catch(() => '');
+  const start = latest.indexOf(SCALE_HEADING);
+  if (start < 0) return `${latest.trimEnd()}\n\n${section}`;
+  const next = latest.indexOf('\n## ', start + SCALE_HEADING.length);
+  return `${latest.slice(0, start)}${section}${next < 0 ? '' : latest.slice(next + 1)}`;
+}
+
 async function main(): Promise<void> {
+  if (options.scaleOnly) {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'taskapi-bench-'));
+    cleanups.push(() => rm(dataDir, { recursive: true, force: true }));
+    if (options.build) await buildApp(root);
+    const section = await scaleSection(dataDir);
+    await mkdir(resultsDir, { recursive: true });
+    await writeFile(path.join(resultsDir, 'latest.md'), await withScaleSection(section));
+    process.stdout.write(`\n${section}\n`);
+    return;
+  }
   const database = await createBenchDatabase(options.serverUrl);
   cleanups.push(() => database.drop());
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'taskapi-bench-'));
@@ -236,7 +269,7 @@ async function main(): Promise<void> {
   };
   await mkdir(resultsDir, { recursive: true });
   const stamp = started.toISOString().replace(/[:.]/g, '-');
-  const markdown = toMarkdown(report);
+  const markdown = `${toMarkdown(report).trimEnd()}\n\n${await scaleSection(dataDir)}`;
   await writeFile(path.join(resultsDir, `${stamp}.json`), `${JSON.stringify({ ...report, aims: checkAims(report) }, null, 2)}\n`);
   await writeFile(path.join(resultsDir, `${stamp}.md`), markdown);
   await writeFile(path.join(resultsDir, 'latest.md'), markdown);

@@ -153,9 +153,32 @@ async function insertProject(
  * Everything is INSERT … SELECT over generate_series: seconds, not minutes.
  */
 export async function seedBench(url: string, sizes: { bigTasks: number; smallTasks: number }): Promise<BenchFixture> {
+  const seeded = await seedWorkspace(url, [
+    { slug: 'big', name: 'Big Project', prefix: 'BIG', topLevel: sizes.bigTasks },
+    { slug: 'small', name: 'Small Project', prefix: 'SML', topLevel: sizes.smallTasks },
+  ]);
+  const [big, small] = seeded.projects;
+  return { workspaceId: seeded.workspaceId, big: big!, small: small!, labelId: seeded.labelId, apiKey: seeded.apiKey };
+}
+
+export interface SeededWorkspace {
+  workspaceId: string;
+  projects: BenchProject[];
+  /** A workspace-wide label, on about a third of the tasks. */
+  labelId: string;
+  /** A member, assigned to about a tenth of the tasks. */
+  memberId: string;
+  apiKey: string;
+}
+
+/** The bench's workspace with these projects, vacuumed and analyzed, and an API key with every scope. */
+export async function seedWorkspace(
+  url: string,
+  specs: { slug: string; name: string; prefix: string; topLevel: number }[],
+): Promise<SeededWorkspace> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
-  let fixture: Omit<BenchFixture, 'apiKey'>;
+  let fixture: Omit<SeededWorkspace, 'apiKey'>;
   try {
     await client.query(HASH_FUNCTION);
     await client.query('BEGIN');
@@ -180,24 +203,12 @@ export async function seedBench(url: string, sizes: { bigTasks: number; smallTas
       [workspaceId, WORKSPACE_LABELS],
     );
     const labelIds = labels.map((l) => l.id);
-    const big = await insertProject(
-      client,
-      workspaceId,
-      { slug: 'big', name: 'Big Project', prefix: 'BIG', topLevel: sizes.bigTasks },
-      memberIds,
-      labelIds,
-    );
-    const small = await insertProject(
-      client,
-      workspaceId,
-      { slug: 'small', name: 'Small Project', prefix: 'SML', topLevel: sizes.smallTasks },
-      memberIds,
-      labelIds,
-    );
+    const projects: BenchProject[] = [];
+    for (const spec of specs) projects.push(await insertProject(client, workspaceId, spec, memberIds, labelIds));
     await client.query('COMMIT');
     // Fresh tables have no statistics and no visibility map: give the planner what production would have.
     await client.query('VACUUM ANALYZE');
-    fixture = { workspaceId, big, small, labelId: labelIds[0]! };
+    fixture = { workspaceId, projects, labelId: labelIds[0]!, memberId: memberIds[0]! };
   } finally {
     await client.end();
   }

@@ -37,8 +37,10 @@ describe('idempotencyKey on the write tools', () => {
       'add_comment',
       'complete_direct_upload',
       'create_task',
+      'create_tasks',
       'start_direct_upload',
       'update_task',
+      'update_tasks',
       'upload_attachment',
     ]);
   });

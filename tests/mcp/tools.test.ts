@@ -24,8 +24,8 @@ const READ = [
   'get_attachment',
   'list_deleted_tasks',
 ];
-const CREATE = ['create_task', 'upload_attachment', 'start_direct_upload', 'complete_direct_upload'];
-const UPDATE = ['update_task', 'delete_task', 'add_comment'];
+const CREATE = ['create_task', 'create_tasks', 'upload_attachment', 'start_direct_upload', 'complete_direct_upload'];
+const UPDATE = ['update_task', 'update_tasks', 'delete_task', 'add_comment'];
 
 describe('tools/list', () => {
   it('lists one tool per operation to a key with every scope', async () => {

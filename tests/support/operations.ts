@@ -1,6 +1,6 @@
 /**
- * The twelve operations of the spec, the extension listing deleted tasks and the two steps of the
- * direct upload, as `METHOD /path` below /v1/public.
+ * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes and the
+ * two steps of the direct upload, as `METHOD /path` below /v1/public.
  */
 export const OPERATIONS = [
   'GET /{projectSlug}/statuses',
@@ -8,6 +8,8 @@ export const OPERATIONS = [
   'GET /{projectSlug}/members',
   'GET /{projectSlug}/tasks',
   'POST /{projectSlug}/tasks',
+  'POST /{projectSlug}/tasks/batch',
+  'PATCH /{projectSlug}/tasks/batch',
   'GET /{projectSlug}/tasks/deleted',
   'GET /{projectSlug}/tasks/{taskId}',
   'PATCH /{projectSlug}/tasks/{taskId}',

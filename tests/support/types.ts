@@ -4,11 +4,12 @@ import type { commentSchema } from '../../server/schemas/comment';
 import type { errorSchema, successSchema } from '../../server/schemas/common';
 import type { directUploadSchema } from '../../server/schemas/direct-upload';
 import type { labelSchema, memberSchema, statusSchema } from '../../server/schemas/lookups';
-import type { deletedTaskListSchema, taskListSchema, taskSchema } from '../../server/schemas/task';
+import type { deletedTaskListSchema, taskBatchSchema, taskListSchema, taskSchema } from '../../server/schemas/task';
 
 /** The public API's answers as the tests read them: the response schemas' own types. */
 export type Task = z.output<typeof taskSchema>;
 export type TaskList = z.output<typeof taskListSchema>;
+export type TaskBatch = z.output<typeof taskBatchSchema>;
 export type DeletedTaskList = z.output<typeof deletedTaskListSchema>;
 export type Comment = z.output<typeof commentSchema>;
 export type Attachment = z.output<typeof attachmentSchema>;
@@ -41,20 +42,26 @@ export type GetBody<P extends string> = P extends `/${string}/tasks/deleted${Que
                 : unknown;
 
 /** The success body of a POST to `path`. */
-export type PostBody<P extends string> = P extends `/${string}/tasks/${string}/comments`
-  ? Comment
-  : P extends `/${string}/tasks/${string}/attachments/uploads/${string}/complete`
-    ? Attachment
-    : P extends `/${string}/tasks/${string}/attachments/uploads`
-      ? DirectUpload
-      : P extends `/${string}/tasks/${string}/attachments`
-        ? Attachment
-        : P extends `/${string}/tasks`
-          ? Task
-          : unknown;
+export type PostBody<P extends string> = P extends `/${string}/tasks/batch`
+  ? TaskBatch
+  : P extends `/${string}/tasks/${string}/comments`
+    ? Comment
+    : P extends `/${string}/tasks/${string}/attachments/uploads/${string}/complete`
+      ? Attachment
+      : P extends `/${string}/tasks/${string}/attachments/uploads`
+        ? DirectUpload
+        : P extends `/${string}/tasks/${string}/attachments`
+          ? Attachment
+          : P extends `/${string}/tasks`
+            ? Task
+            : unknown;
 
 /** The success body of a PATCH of `path`. */
-export type PatchBody<P extends string> = P extends `/${string}/tasks/${string}` ? Task : unknown;
+export type PatchBody<P extends string> = P extends `/${string}/tasks/batch`
+  ? TaskBatch
+  : P extends `/${string}/tasks/${string}`
+    ? Task
+    : unknown;
 
 /** The success body of a DELETE of `path`. */
 export type DeleteBody<P extends string> = P extends `/${string}/tasks/${string}` ? Success : unknown;

@@ -1,5 +1,7 @@
 import { db } from '../../db/client';
 import { createTask } from '../../tasks/create';
+import { createTasks } from '../../tasks/create-batch';
+import { updateTasks } from '../../tasks/update-batch';
 import { deleteTask } from '../../tasks/delete';
 import { getTask, TASK_NOT_FOUND } from '../../tasks/get';
 import { listTasks } from '../../tasks/list';
@@ -8,24 +10,45 @@ import { updateTask } from '../../tasks/update';
 import { taskEtag, TASK_CHANGED } from '../../tasks/etag';
 import type { Task } from '../../tasks/shape';
 import type { RequestState } from '../access';
-import { ifMatch } from '../conditional';
+import { ifMatch, ifMatchValue } from '../conditional';
 import { removeStoredFiles } from '../../storage/storage';
 import { recordedAnswer } from '../idempotency';
 import { operation } from '../operation';
 import { successSchema } from '../../schemas/common';
 import {
   CURSOR_OF_ANOTHER_QUERY,
+  MAX_BATCH,
+  taskBatchSchema,
   deletedTaskListSchema,
   MAX_DELETED_PAGE,
   MAX_TITLE,
   taskListSchema,
   taskSchema,
 } from '../../schemas/task';
-import { createTaskInput, deletedTasksInput, listTasksInput, taskInput, updateTaskInput } from '../inputs';
+import {
+  createTaskBatchInput,
+  createTaskInput,
+  deletedTasksInput,
+  listTasksInput,
+  taskInput,
+  updateTaskBatchInput,
+  updateTaskInput,
+} from '../inputs';
 import { projectProcedure, router } from '../trpc';
 
 const taskNotFound = { 404: [TASK_NOT_FOUND] };
 const taskChanged = { 412: [TASK_CHANGED] };
+const batchErrors = {
+  400: [
+    `tasks: must hold 1 to ${MAX_BATCH} tasks`,
+    `tasks[<i>].title: must be 1 to ${MAX_TITLE} characters`,
+    'tasks[<i>].statusId: <id> is not a status of project <slug>',
+    'tasks[<i>].assigneeIds: <id> is not a member of this workspace',
+    'tasks[<i>].labelIds: <id> is not a label available in project <slug>',
+  ],
+};
+// A batch of the largest items: 100 tasks of 5 assignees and 50 labels hold about 6,500 values.
+const BATCH_JSON_VALUES = 10_000;
 const badFields = {
   400: [
     `title: must be 1 to ${MAX_TITLE} characters`,
@@ -84,6 +107,58 @@ export const tasksRouter = router({
     .input(deletedTasksInput)
     .output(deletedTaskListSchema)
     .query(({ ctx, input }) => listDeletedTasks(db(), ctx.project, input)),
+
+  // Before `get` and `update`: `batch` would otherwise be read as a task id.
+  createBatch: projectProcedure('task:create')
+    .meta(
+      operation('POST', '/{projectSlug}/tasks/batch', {
+        summary: 'Create tasks',
+        tag: 'Tasks',
+        description:
+          `Extension: creates 1 to ${MAX_BATCH} tasks, each as the body of Create a task, in one transaction: all or none. ` +
+          'A refusal names the item by its index from 0 (`tasks[3].title: …`). The tasks are answered in the order sent, ' +
+          'their numbers consecutive in that order; each sends its own `task.created` event. Counts as one request; ' +
+          'the body is at most 1 MiB like any other.',
+        successStatus: 201,
+        errors: batchErrors,
+        jsonValues: BATCH_JSON_VALUES,
+      }),
+    )
+    .input(createTaskBatchInput)
+    .output(taskBatchSchema)
+    .mutation(({ ctx, input }) =>
+      createTasks(db(), ctx.principal.workspaceId, ctx.project, input.tasks, recordedAnswer(ctx.state, taskBatchSchema)),
+    ),
+
+  updateBatch: projectProcedure('task:update')
+    .meta(
+      operation('PATCH', '/{projectSlug}/tasks/batch', {
+        summary: 'Update tasks',
+        tag: 'Tasks',
+        description:
+          `Extension: changes 1 to ${MAX_BATCH} tasks in one transaction: all or none. Each item names its task by \`id\` ` +
+          '(UUID or external ID) and carries the fields of Update a task, and optionally `ifMatch`, the ETag the task must ' +
+          'still have (else 412 and nothing changes). A refusal names the item by its index from 0. Each task that changed ' +
+          'sends its own `task.updated` event. Counts as one request.',
+        errors: {
+          400: [...batchErrors[400], 'tasks[<i>].id: names the same task as tasks[<j>]'],
+          404: [`tasks[<i>].id: ${TASK_NOT_FOUND}`],
+          412: [`tasks[<i>].ifMatch: ${TASK_CHANGED}`],
+        },
+        jsonValues: BATCH_JSON_VALUES,
+      }),
+    )
+    .input(updateTaskBatchInput)
+    .output(taskBatchSchema)
+    .mutation(({ ctx, input }) =>
+      updateTasks(
+        db(),
+        ctx.principal.workspaceId,
+        ctx.project,
+        input.tasks.map((change) => ({ ...change, ifMatch: ifMatchValue(change.ifMatch) })),
+        recordedAnswer(ctx.state, taskBatchSchema),
+      ),
+    ),
 
   get: projectProcedure('task:read')
     .meta(
