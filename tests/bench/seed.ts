@@ -32,10 +32,12 @@ const STATUSES = [
   ['Done', 'done', '#22c55e'],
 ] as const;
 
-// A stable pseudo-random number per (row, salt), so every run seeds the same mix.
+// A stable pseudo-random number per (row, salt), so every run seeds the same mix. Computed in bigint and
+// taken modulo 2^31, so rows past 271,170 (the scale section's millions) do not overflow int4, and rows
+// below it get the numbers they always got.
 const HASH_FUNCTION = `
   CREATE FUNCTION pg_temp.h(n int, salt int) RETURNS bigint IMMUTABLE LANGUAGE sql
-  AS $$ SELECT hashint4(n * 7919 + salt)::bigint + 2147483648 $$`;
+  AS $$ SELECT hashint4(((n::bigint * 7919 + salt) % 2147483648)::int)::bigint + 2147483648 $$`;
 
 /**
  * Top-level tasks numbered 1..count, newest last, with a realistic mix: statuses
