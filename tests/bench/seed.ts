@@ -144,7 +144,9 @@ async function insertProject(
   await client.query(INSERT_LABELS, [projectId, labelIds]);
   await client.query(INSERT_COMMENTS, [projectId]);
   await client.query(INSERT_ATTACHMENTS, [projectId]);
-  await client.query(`UPDATE project SET task_counter = (SELECT coalesce(max(number), 0) FROM task WHERE project_id = $1) WHERE id = $1`, [projectId]);
+  await client.query(`UPDATE project SET task_counter = (SELECT coalesce(max(number), 0) FROM task WHERE project_id = $1) WHERE id = $1`, [
+    projectId,
+  ]);
   return { id: projectId, slug: spec.slug, prefix: spec.prefix, topLevel: spec.topLevel, statusIds };
 }
 
