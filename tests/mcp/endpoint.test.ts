@@ -6,19 +6,13 @@ import { db } from '../../server/db/client';
 import { hashKey } from '../../server/keys/key-format';
 import { revokeApiKey } from '../../server/keys/manage';
 import { useApi } from '../support/api';
-import { callTool, mcpClient, postMcp } from '../support/mcp';
+import { callTool, INITIALIZE, mcpClient, postMcp } from '../support/mcp';
 import { OPERATIONS } from '../support/operations';
 
 const api = useApi();
 
 afterAll(() => settleKeyUsage());
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
-});
 const INVALID_KEY = { statusCode: 401, message: 'Invalid API key' };
 
 /** A client address unique per call, as the proxy in front (the test server trusts one) reports it. */
