@@ -30,9 +30,25 @@ export async function handleOAuthEndpoint(request: Request): Promise<Response> {
   if (request.method !== method) {
     return Response.json({ error: 'invalid_request', error_description: `use ${method}` }, { status: 405, headers: { Allow: method } });
   }
-  const asked = path === '/oauth2/register' ? await asNativeWhenLoopback(request) : request;
+  const asked =
+    path === '/oauth2/register' ? await asNativeWhenLoopback(request) : path === '/oauth2/authorize' ? withRefreshToken(request) : request;
   const response = await oauthServer(request.url).handler(asked);
   return crossOrigin ? withHeaders(response, CORS) : response;
+}
+
+/**
+ * MCP clients ask for the scopes the protected resource lists, never `offline_access`
+ * (the SDK's `auth()` among them), and the library issues a refresh token only for it.
+ * An agent that must send the person back to the consent page every hour is no use, so
+ * every authorization asks for it: apps get a refresh token, as from the remote MCP
+ * servers of Linear or GitHub. The consent page does not list it: it adds no access.
+ */
+function withRefreshToken(request: Request): Request {
+  const url = new URL(request.url);
+  const scopes = (url.searchParams.get('scope') ?? '').split(' ').filter(Boolean);
+  if (scopes.length === 0 || scopes.includes('offline_access')) return request;
+  url.searchParams.set('scope', [...scopes, 'offline_access'].join(' '));
+  return new Request(url, { method: request.method, headers: request.headers });
 }
 
 const LOOPBACK = /^http:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?\//;
