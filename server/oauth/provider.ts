@@ -10,6 +10,7 @@ import { ACCESS_TOKEN_PREFIX, hashToken, REFRESH_TOKEN_PREFIX } from './tokens';
 export const OAUTH_BASE_PATH = '/api/auth';
 export const CONSENT_PAGE = '/oauth/consent';
 export const SIGN_IN_PAGE = '/sign-in';
+export const ERROR_PAGE = '/oauth/error';
 /** The scopes an app may ask for: the API's, and offline_access for a refresh token. */
 export const OAUTH_SCOPES = [...SCOPES, 'offline_access'] as const;
 export const ACCESS_TOKEN_SECONDS = 60 * 60;
@@ -34,6 +35,9 @@ function createOAuthServer(origin: string) {
   const resources = resourcesOf(origin);
   return betterAuth({
     ...authOptions(origin),
+    // Where an authorization that cannot go back to the app (an unknown client, a redirect
+    // URI it did not register) is explained; never the redirect URI asked for.
+    onAPIError: { errorURL: `${origin}${ERROR_PAGE}` },
     plugins: [
       mcp({
         resource: resources.mcp,
