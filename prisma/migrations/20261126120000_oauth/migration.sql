@@ -278,3 +278,9 @@ ALTER TABLE "oauth_grant" ADD CONSTRAINT "oauth_grant_client_id_fkey" FOREIGN KE
 
 -- AddForeignKey
 ALTER TABLE "oauth_grant" ADD CONSTRAINT "oauth_grant_approved_by_id_fkey" FOREIGN KEY ("approved_by_id") REFERENCES "user"("id") ON DELETE SET NULL ON UPDATE CASCADE;
+
+-- CreateIndex
+CREATE INDEX "verification_expires_at_idx" ON "verification"("expires_at");
+
+-- CreateIndex
+CREATE INDEX "oauth_access_token_expires_at_idx" ON "oauth_access_token"("expires_at");
