@@ -5,7 +5,7 @@ import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprot
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { INITIALIZE, postMcp } from '../support/mcp';
-import { createPerson, settingsClient } from '../support/settings';
+import { createPerson } from '../support/settings';
 import { ensureBuild, startAppServer, type AppServer } from './app-server';
 import { launchBrowser, signInThroughPage, type Browser } from './browser';
 
@@ -89,7 +89,10 @@ describe('an MCP client connecting with OAuth (the official SDK, against npm sta
       redirected = route.request().url();
       await route.fulfill({ status: 200, body: 'You can close this window.' });
     });
-    await page.goto(provider.authorizationUrl!.toString());
+    const consent = await page.goto(provider.authorizationUrl!.toString());
+    // The consent page may not be framed by another site (clickjacking of Approve).
+    expect(consent?.headers()['x-frame-options']).toBe('DENY');
+    expect(consent?.headers()['content-security-policy']).toBe("frame-ancestors 'none'");
     await page.waitForURL(/\/oauth\/consent\?/);
     await expect(page.getByRole('heading', { name: 'Connect Agent Desk' }).isVisible()).resolves.toBe(true);
     await page.getByLabel(/Change and delete tasks/).uncheck();
@@ -121,13 +124,14 @@ describe('an MCP client connecting with OAuth (the official SDK, against npm sta
     const refreshed = provider.saved.access_token;
     expect((await postMcp(app.baseUrl, INITIALIZE, { authorization: `Bearer ${refreshed}` })).status).toBe(200);
 
-    // Revoked by an admin: the next request with its token answers 401, on MCP and on REST.
-    const cookie = (await browser.context.cookies(app.baseUrl)).map(({ name, value }) => `${name}=${value}`).join('; ');
-    const settings = settingsClient(app.baseUrl, { cookie, origin: app.baseUrl });
-    const apps = await settings.query('apps.list', { workspace: fixture.workspace.slug });
-    const granted = apps.data.find((grant) => grant.state === 'active')!;
-    expect(granted).toMatchObject({ app: 'Agent Desk', approvedBy: admin.name, scopes: ['task:read', 'task:create'] });
-    expect((await settings.mutate('apps.revoke', { workspace: fixture.workspace.slug, id: granted.id })).status).toBe(200);
+    // Revoked by an admin on the connected apps page: the next request answers 401, on MCP and on REST.
+    await page.goto(`${app.baseUrl}/settings/apps?workspace=${fixture.workspace.slug}`);
+    const row = page.getByRole('row', { name: /Agent Desk/ });
+    await expect(row.getByRole('cell', { name: admin.name }).isVisible()).resolves.toBe(true);
+    await expect(row.getByRole('cell', { name: 'task:read, task:create' }).isVisible()).resolves.toBe(true);
+    await row.getByRole('button', { name: 'Revoke' }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Revoke' }).click();
+    await row.getByText('revoked').waitFor();
 
     expect((await postMcp(app.baseUrl, INITIALIZE, { authorization: `Bearer ${refreshed}` })).status).toBe(401);
     const rest = await fetch(`${app.baseUrl}/v1/public/web/tasks`, { headers: { authorization: `Bearer ${refreshed}` } });
