@@ -6,6 +6,7 @@ import { db } from '../../server/db/client';
 import { hashKey } from '../../server/keys/key-format';
 import { revokeApiKey } from '../../server/keys/manage';
 import { useApi } from '../support/api';
+import { appOrigin } from '../support/settings';
 import { callTool, INITIALIZE, mcpClient, postMcp } from '../support/mcp';
 import { OPERATIONS } from '../support/operations';
 
@@ -37,11 +38,13 @@ describe('authentication', () => {
     ['a well-formed unknown key', () => ({ authorization: 'Bearer tk_3f9a1c0d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39' })],
     ['a revoked key', () => ({ authorization: `Bearer ${revoked}` })],
     ['an expired key', () => ({ authorization: `Bearer ${expired}` })],
-  ])('answers %s with 401 and WWW-Authenticate: Bearer', async (_case, headers) => {
+  ])('answers %s with 401 and a WWW-Authenticate challenge naming the protected resource metadata', async (_case, headers) => {
     const response = await postMcp(api.server.baseUrl, INITIALIZE, { ...headers(), 'x-forwarded-for': uniqueAddress() });
 
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${appOrigin()}/.well-known/oauth-protected-resource/v1/mcp"`,
+    );
     expect(response.headers.get('x-request-id')).toBeTruthy();
     expect(await response.json()).toEqual(INVALID_KEY);
   });
