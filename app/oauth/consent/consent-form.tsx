@@ -2,9 +2,10 @@
 
 import { useState, type FormEvent } from 'react';
 import type { Scope } from '@/server/keys/scopes';
-import { controlProps, Field } from '../../settings/field';
 import { formProblem, internalApi } from '../../settings/internal-api';
-import styles from '../../settings/settings.module.css';
+import { Button } from '../../ui/button';
+import { Callout } from '../../ui/feedback';
+import { Choice, ChoiceGroup, controlProps, Field, Form, FormActions } from '../../ui/form';
 
 const SCOPE_TEXT: Record<Scope, string> = {
   'task:read': 'Read statuses, labels, members, tasks, comments and attachments',
@@ -65,11 +66,11 @@ export function ConsentForm({
   }
 
   return (
-    <form onSubmit={approve} className={styles.form} aria-label="Approve or deny">
+    <Form onSubmit={approve} aria-label="Approve or deny">
       {problem && (
-        <p role="alert" className={styles.alert}>
+        <Callout tone="danger" role="alert">
           {problem}
-        </p>
+        </Callout>
       )}
       {workspaces.length > 0 && (
         <>
@@ -94,26 +95,25 @@ export function ConsentForm({
                 ))}
             </select>
           </Field>
-          <fieldset className={styles.fieldset}>
-            <legend>It may</legend>
+          <ChoiceGroup id="scopes" legend="It may">
             {scopes.map((scope) => (
-              <label key={scope} className={styles.check}>
-                <input type="checkbox" name="scopes" value={scope} defaultChecked /> {SCOPE_TEXT[scope]} <code>{scope}</code>
-              </label>
+              <Choice key={scope} label={SCOPE_TEXT[scope]} description={<code>{scope}</code>}>
+                <input type="checkbox" name="scopes" value={scope} defaultChecked />
+              </Choice>
             ))}
-          </fieldset>
+          </ChoiceGroup>
         </>
       )}
-      <div className={styles.actions}>
+      <FormActions>
         {workspaces.length > 0 && (
-          <button type="submit" className={styles.primary} disabled={busy}>
+          <Button type="submit" variant="primary" disabled={busy}>
             Approve
-          </button>
+          </Button>
         )}
-        <button type="button" disabled={busy} onClick={() => void answer(() => internalApi.apps.deny.mutate({ oauthQuery }))}>
+        <Button disabled={busy} onClick={() => void answer(() => internalApi.apps.deny.mutate({ oauthQuery }))}>
           Deny
-        </button>
-      </div>
-    </form>
+        </Button>
+      </FormActions>
+    </Form>
   );
 }

@@ -6,7 +6,8 @@ import { canManageKeys, userWorkspaces } from '@/server/auth/workspace-access';
 import { db } from '@/server/db/client';
 import { AUTHORIZATION_INVALID, pendingAuthorization } from '@/server/oauth/consent';
 import { queryOf } from '@/server/oauth/continue';
-import styles from '../../settings/settings.module.css';
+import { AppShell, PageHeader, Panel } from '../../ui/app-shell';
+import { Callout } from '../../ui/feedback';
 import { ConsentForm } from './consent-form';
 
 export const metadata: Metadata = { title: 'Connect an app · Task API' };
@@ -28,12 +29,12 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
   const pending = await pendingAuthorization(db(), query);
   if (!pending) {
     return (
-      <main className={styles.narrow}>
-        <h1>Connect an app</h1>
-        <p role="alert" className={styles.alert}>
+      <AppShell width="narrow">
+        <PageHeader title="Connect an app" />
+        <Callout tone="danger" role="alert">
           {AUTHORIZATION_INVALID}.
-        </p>
-      </main>
+        </Callout>
+      </AppShell>
     );
   }
   const workspaces = (await userWorkspaces(db(), user.id)).filter(({ role }) => canManageKeys(role));
@@ -43,24 +44,29 @@ export default async function ConsentPage({ searchParams }: { searchParams: Prom
     orderBy: [{ name: 'asc' }, { id: 'asc' }],
   });
   return (
-    <main className={styles.narrow}>
-      <h1>Connect {pending.appName}</h1>
-      <p>
-        <strong>{pending.appName}</strong> wants to use Task API as you. When you approve, it is sent back to{' '}
-        <strong>{pending.redirectHost}</strong>.
-      </p>
-      <p className={styles.muted}>Signed in as {user.email}.</p>
-      {workspaces.length === 0 ? (
-        <p role="status" className={styles.notice}>
-          Only owners and admins of a workspace connect apps to it. Ask one of them to connect {pending.appName}.
-        </p>
-      ) : null}
-      <ConsentForm
-        oauthQuery={query.toString()}
-        workspaces={workspaces.map(({ workspace }) => ({ slug: workspace.slug, name: workspace.name, id: workspace.id }))}
-        projects={projects}
-        scopes={pending.scopes}
+    <AppShell width="narrow">
+      <PageHeader
+        title={`Connect ${pending.appName}`}
+        description={
+          <>
+            <strong>{pending.appName}</strong> wants to use Task API as you ({user.email}). When you approve, it is sent back to{' '}
+            <strong>{pending.redirectHost}</strong>.
+          </>
+        }
       />
-    </main>
+      {workspaces.length === 0 ? (
+        <Callout tone="warn" role="status">
+          Only owners and admins of a workspace connect apps to it. Ask one of them to connect {pending.appName}.
+        </Callout>
+      ) : null}
+      <Panel>
+        <ConsentForm
+          oauthQuery={query.toString()}
+          workspaces={workspaces.map(({ workspace }) => ({ slug: workspace.slug, name: workspace.name, id: workspace.id }))}
+          projects={projects}
+          scopes={pending.scopes}
+        />
+      </Panel>
+    </AppShell>
   );
 }

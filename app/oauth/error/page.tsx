@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import styles from '../../settings/settings.module.css';
+import { AppShell, PageHeader } from '../../ui/app-shell';
+import { Callout } from '../../ui/feedback';
 
 export const metadata: Metadata = { title: 'Cannot connect the app · Task API' };
 export const dynamic = 'force-dynamic';
@@ -16,15 +17,14 @@ export default async function OAuthErrorPage({ searchParams }: { searchParams: P
     return (Array.isArray(value) ? value[0] : value)?.slice(0, 300);
   };
   return (
-    <main className={styles.narrow}>
-      <h1>Cannot connect the app</h1>
-      <p role="alert" className={styles.alert}>
+    <AppShell width="narrow">
+      <PageHeader
+        title="Cannot connect the app"
+        description={`${first('error') ?? 'invalid_request'}. Nothing was shared with the app. Go back to it and connect again; if this repeats, tell whoever makes the app.`}
+      />
+      <Callout tone="danger" role="alert">
         {first('error_description') ?? 'The app sent an authorization request this server cannot accept.'}
-      </p>
-      <p className={styles.muted}>
-        {first('error') ?? 'invalid_request'}. Nothing was shared with the app. Go back to it and connect again; if this repeats, tell
-        whoever makes the app.
-      </p>
-    </main>
+      </Callout>
+    </AppShell>
   );
 }

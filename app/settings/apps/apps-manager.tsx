@@ -2,10 +2,12 @@
 
 import { useState } from 'react';
 import type { AppView } from '@/server/settings/apps';
-import { ConfirmDialog } from '../confirm-dialog';
-import { formatDate } from '../format-date';
+import { Button } from '../../ui/button';
+import { ConfirmDialog } from '../../ui/confirm-dialog';
+import { DataTable } from '../../ui/data-table';
+import { Badge, Callout, EmptyState } from '../../ui/feedback';
+import { RelativeTime } from '../../ui/relative-time';
 import { formProblem, internalApi } from '../internal-api';
-import styles from '../settings.module.css';
 
 /** Each app approved in the workspace, who approved it and what it may do; Revoke asks first. */
 export function AppsManager({ workspace, initialApps }: { workspace: string; initialApps: AppView[] }) {
@@ -24,59 +26,45 @@ export function AppsManager({ workspace, initialApps }: { workspace: string; ini
     }
   }
 
-  if (apps.length === 0) {
-    return (
-      <p role="status">
-        No app is connected yet. An app connects when someone approves it on the consent page, after adding this server&apos;s MCP address
-        (…/v1/mcp) to Claude, ChatGPT, Cursor or VS Code.
-      </p>
-    );
-  }
   return (
     <>
       {problem && (
-        <p role="alert" className={styles.alert}>
+        <Callout tone="danger" role="alert">
           {problem}
-        </p>
+        </Callout>
       )}
-      <div className={styles.tableWrap}>
-        <table className={styles.table}>
-          <thead>
-            <tr>
-              <th>App</th>
-              <th>Approved by</th>
-              <th>Scopes</th>
-              <th>Project</th>
-              <th>Connected</th>
-              <th>Last used</th>
-              <th>
-                <span className={styles.visuallyHidden}>Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {apps.map((app) => (
-              <tr key={app.id}>
-                <td>
-                  {app.app} <span className={`${styles.badge} ${styles[app.state]}`}>{app.state}</span>
-                </td>
-                <td>{app.approvedBy ?? '—'}</td>
-                <td>{app.scopes.join(', ')}</td>
-                <td>{app.project?.name ?? 'All projects'}</td>
-                <td>{formatDate(app.createdAt)}</td>
-                <td>{app.lastUsedAt ? formatDate(app.lastUsedAt) : 'Never'}</td>
-                <td>
-                  {app.state === 'active' && (
-                    <button type="button" className={styles.danger} onClick={() => setRevoking(app)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        caption="Connected apps"
+        columns={['App', 'Approved by', 'Scopes', 'Project', 'Connected', 'Last used']}
+        items={apps}
+        empty={
+          <EmptyState title="No connected apps">
+            An app connects when someone approves it on the consent page, after adding this server&apos;s MCP address (…/v1/mcp) to Claude,
+            ChatGPT, Cursor or VS Code.
+          </EmptyState>
+        }
+        row={(app) => (
+          <tr key={app.id}>
+            <th scope="row" data-label="App">
+              {app.app} <Badge tone={app.state === 'active' ? 'ok' : 'muted'}>{app.state}</Badge>
+            </th>
+            <td data-label="Approved by">{app.approvedBy ?? '—'}</td>
+            <td data-label="Scopes">{app.scopes.join(', ')}</td>
+            <td data-label="Project">{app.project?.name ?? 'All projects'}</td>
+            <td data-label="Connected">
+              <RelativeTime iso={app.createdAt} />
+            </td>
+            <td data-label="Last used">{app.lastUsedAt ? <RelativeTime iso={app.lastUsedAt} /> : 'Never'}</td>
+            <td>
+              {app.state === 'active' && (
+                <Button variant="danger" onClick={() => setRevoking(app)}>
+                  Revoke
+                </Button>
+              )}
+            </td>
+          </tr>
+        )}
+      />
       {revoking && (
         <ConfirmDialog
           title={`Revoke ${revoking.app}?`}

@@ -11,6 +11,7 @@ export default function ConnectedAppsPage({ searchParams }: { searchParams: Prom
     <SettingsPage
       path="/settings/apps"
       title="Connected apps"
+      description="Apps and agents people approved to use this workspace through OAuth. Revoking one stops its next request."
       searchParams={searchParams}
       refusal={(name) => `You are a member of ${name}, but only its owners and admins can see and revoke its connected apps.`}
       content={(slug, requestHeaders) => <Apps slug={slug} requestHeaders={requestHeaders} />}
