@@ -12,7 +12,7 @@ import { databaseUrl, withDatabase } from './postgres';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    testDatabase: { kind: 'postgres'; serverUrl: string; template: string } | { kind: 'embedded'; hosts: string[] };
+    testDatabase: { kind: 'postgres'; serverUrl: string; template: string } | { kind: 'embedded'; hosts: string[]; dump: string };
   }
 }
 
@@ -42,14 +42,15 @@ export default async function setup(project: TestProject) {
   await fs.writeFile(dump, Buffer.from(await (await dumpEmbeddedDatabase(embedded.db)).arrayBuffer()));
   await embedded.stop();
   const hosts = await Promise.all(Array.from({ length: project.config.maxWorkers }, () => startDatabaseHost(dump)));
-  project.provide('testDatabase', { kind: 'embedded', hosts: hosts.map((host) => host.url) });
+  project.provide('testDatabase', { kind: 'embedded', hosts: hosts.map((host) => host.url), dump });
   return async () => {
     await Promise.all(hosts.map((host) => host.stop()));
     await fs.rm(dump, { force: true });
   };
 }
 
-async function startDatabaseHost(dump: string): Promise<{ url: string; stop(): Promise<void> }> {
+/** Starts tests/support/database-host.ts on a migrated dump and reads its control address. */
+export async function startDatabaseHost(dump: string): Promise<{ url: string; stop(): Promise<void> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(import.meta.dirname, 'database-host.ts'), dump], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
