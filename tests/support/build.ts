@@ -42,15 +42,19 @@ export async function ensureBuild(): Promise<void> {
   }
 }
 
-/** A lock left by a run that was killed: its process is gone, or it is older than any build. */
+/**
+ * A lock left by a run that was killed: its process is gone. A build on a busy machine
+ * can take longer than any fixed age, so age decides only for a lock without its pid.
+ */
 async function isStale(lock: string): Promise<boolean> {
-  const age = await fs.stat(lock).then(
-    (stat) => Date.now() - stat.mtimeMs,
-    () => 0,
-  );
-  if (age > STALE_LOCK_MS) return true;
   const pid = Number(await fs.readFile(path.join(lock, 'pid'), 'utf8').catch(() => ''));
-  if (!pid) return false;
+  if (!pid) {
+    const age = await fs.stat(lock).then(
+      (stat) => Date.now() - stat.mtimeMs,
+      () => 0,
+    );
+    return age > STALE_LOCK_MS;
+  }
   try {
     process.kill(pid, 0);
     return false;
