@@ -131,7 +131,11 @@ function release(url: string): void {
   const instance = instances.find((candidate) => candidate.served?.url === url);
   if (!instance) return;
   // The next test file may take it at once: it waits for `ready`.
-  instance.ready = reset(instance).catch(() => replace(instance));
+  instance.ready = reset(instance).catch((error: unknown) => {
+    // Seconds of CPU on this worker: worth seeing when it happens after a file that did not mean to.
+    process.stderr.write(`Test database host: a new database from the dump (${(error as Error).message})\n`);
+    return replace(instance);
+  });
   leased.delete(instance);
 }
 
