@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import BuildLastSequencer from './support/sequencer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -13,7 +14,9 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/database.ts', 'tests/support/data-dir.ts'],
     pool: 'forks',
-    maxWorkers: 2,
+    sequence: { sequencer: BuildLastSequencer },
+    // Three workers on two cores: much of a file's time is spent waiting on servers and child processes.
+    maxWorkers: 3,
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },

@@ -1,7 +1,7 @@
 import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { serializeProtocolTurns } from '../vendor/pglite-socket-turns';
@@ -29,27 +29,29 @@ const MAX_CONNECTIONS = 20;
 
 export async function startEmbeddedDatabase(options: StartOptions = {}): Promise<EmbeddedDatabase & { db: PGlite }> {
   if (options.dir) await fs.mkdir(options.dir, { recursive: true });
-  const db = await PGlite.create({
-    dataDir: options.dir,
-    loadDataDir: options.load,
-    extensions: { pg_trgm },
-  });
-  const server = new PGLiteSocketServer({
-    db,
-    host: '127.0.0.1',
-    port: options.port ?? 0,
-    maxConnections: MAX_CONNECTIONS,
-  });
-  serializeProtocolTurns(server);
-  await server.start();
+  const db = await createEmbeddedPGlite({ dataDir: options.dir, loadDataDir: options.load });
+  const served = await serveEmbeddedDatabase(db, options.port);
   return {
     db,
-    url: `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`,
+    url: served.url,
     async stop() {
-      await server.stop();
+      await served.stop();
       await db.close();
     },
   };
+}
+
+/** A PGlite with the extensions the migrations use. */
+export function createEmbeddedPGlite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
+  return PGlite.create({ ...options, extensions: { pg_trgm } });
+}
+
+/** Serves an open PGlite on a loopback port; stopping closes its connections and leaves the PGlite open. */
+export async function serveEmbeddedDatabase(db: PGlite, port = 0): Promise<EmbeddedDatabase> {
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port, maxConnections: MAX_CONNECTIONS });
+  serializeProtocolTurns(server);
+  await server.start();
+  return { url: `postgres://postgres@${server.getServerConn()}/postgres?sslmode=disable`, stop: () => server.stop() };
 }
 
 export async function dumpEmbeddedDatabase(db: PGlite): Promise<Blob> {

@@ -1,75 +1,11 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { freePort } from '../support/ports';
 import { productionServerArgs, productionServerEnv } from '../../server/launch/server-process';
 
 const root = path.resolve(import.meta.dirname, '../..');
-const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-const SOURCES = ['app', 'server', 'next.config.mjs', 'package.json', 'tsconfig.json'];
-const STALE_LOCK_MS = 10 * 60_000;
-
-async function newestChange(entry: string): Promise<number> {
-  const stat = await fs.stat(entry);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  const children = await fs.readdir(entry);
-  return Math.max(stat.mtimeMs, ...(await Promise.all(children.map((child) => newestChange(path.join(entry, child))))));
-}
-
-/**
- * CI builds before it tests; locally the build is reused unless a source file
- * changed after it, so the suite pays for `next build` only when it must. Test
- * files run side by side: a lock keeps them from building into .next at once.
- */
-export async function ensureBuild(): Promise<void> {
-  const lock = path.join(root, '.next-build-lock');
-  for (;;) {
-    if (await isBuildFresh()) return;
-    const taken = await fs.mkdir(lock).then(
-      () => true,
-      () => false,
-    );
-    if (taken) break;
-    // A lock older than any build is left by a run that was killed.
-    const age = await fs.stat(lock).then(
-      (stat) => Date.now() - stat.mtimeMs,
-      () => 0,
-    );
-    if (age > STALE_LOCK_MS) await fs.rm(lock, { recursive: true, force: true });
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-  try {
-    if (!(await isBuildFresh())) await build();
-  } finally {
-    await fs.rm(lock, { recursive: true, force: true });
-  }
-}
-
-async function isBuildFresh(): Promise<boolean> {
-  const built = await fs.stat(path.join(root, '.next', 'BUILD_ID')).then(
-    (stat) => stat.mtimeMs,
-    () => 0,
-  );
-  const changed = Math.max(...(await Promise.all(SOURCES.map((entry) => newestChange(path.join(root, entry))))));
-  return built > changed;
-}
-
-async function build(): Promise<void> {
-  try {
-    await promisify(execFile)(process.execPath, [nextBin, 'build'], {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
-      maxBuffer: 64 * 1024 * 1024,
-    });
-  } catch (error) {
-    const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
-    throw new Error(`next build failed:\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`);
-  }
-}
-
 export interface AppServer {
   baseUrl: string;
   /** The supervisor's process id: the production servers are its children. */
@@ -145,17 +81,29 @@ export async function startAppServer(
   };
   const concurrency = Number(extraEnv.WEB_CONCURRENCY ?? 1);
 
-  for (let started = Date.now(); Date.now() - started < 60_000;) {
-    if (child.exitCode !== null) break;
-    const ready =
-      workers().length === concurrency &&
-      (await fetch(`${baseUrl}/`).then(
-        (response) => response.ok,
-        () => false,
-      ));
-    if (ready) return { baseUrl, pid: child.pid!, events, workers, stop };
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
+  // The supervisor logs each server process as listening once Next.js is prepared:
+  // the server is up when all have been, and has failed if the supervisor exits first.
+  const up = await new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => settle(false), 60_000);
+    function settle(listening: boolean) {
+      clearTimeout(timer);
+      child.stderr?.off('data', check);
+      resolve(listening);
+    }
+    function check() {
+      if (workers().length === concurrency) settle(true);
+    }
+    child.stderr?.on('data', check);
+    void exited.then(() => settle(false));
+    check();
+  });
+  const answers =
+    up &&
+    (await fetch(`${baseUrl}/`).then(
+      (response) => response.ok,
+      () => false,
+    ));
+  if (answers) return { baseUrl, pid: child.pid!, events, workers, stop };
   await stop();
   throw new Error(`The production server did not come up on ${baseUrl}:\n${output}`);
 }

@@ -9,7 +9,8 @@ import { createWorkspace } from '../../server/workspaces/workspaces';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
 import { launchBrowser, signInThroughPage, type Browser } from './browser';
-import { ensureBuild, startAppServer, type AppServer } from './app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from './app-server';
 import { LOOK_PAGES, WEBHOOK_URL, type LookContext } from './look-pages';
 
 // The endpoints' example host is not resolved: private addresses allowed skips the lookup.

@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { callTool, mcpClient } from '../support/mcp';
 import { freePort } from '../support/ports';
-import { ensureBuild, startAppServer, type AppServer } from './app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from './app-server';
 import { OPERATIONS } from '../support/operations';
 
 let key: string;

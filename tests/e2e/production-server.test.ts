@@ -6,7 +6,8 @@ import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtur
 import { awayFromWindowEdge } from '../support/limit-window';
 import { createPerson, signIn, signOut } from '../support/settings';
 import { badKeyRequest, loopbackAddress, requestFrom, statusesOf } from '../support/loopback-client';
-import { ensureBuild, startAppServer, type AppServer } from './app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from './app-server';
 
 // Served as a Vercel preview is: pages are also opened at the branch alias.
 const BRANCH_HOST = 'task-api-git-fix-team.vercel.app';

@@ -6,7 +6,8 @@ import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
 import { launchBrowser, signInThroughPage, type Browser } from './browser';
-import { ensureBuild, startAppServer, type AppServer } from './app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from './app-server';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const artifacts = path.join(root, 'test-artifacts');

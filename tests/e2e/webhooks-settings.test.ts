@@ -11,7 +11,8 @@ import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtur
 import { createPerson } from '../support/settings';
 import { startReceiver } from '../webhooks/receiver';
 import { launchBrowser, signInThroughPage, type Browser } from './browser';
-import { ensureBuild, startAppServer, type AppServer } from './app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from './app-server';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 

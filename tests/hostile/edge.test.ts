@@ -6,7 +6,8 @@ import { awayFromWindowEdge } from '../support/limit-window';
 import { badKeyRequest, loopbackAddress, statusesOf } from '../support/loopback-client';
 import { rawExchange, rawRequest, slowReaderRequest } from '../support/raw-http';
 import { createPerson } from '../support/settings';
-import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from '../e2e/app-server';
 
 // What a hostile or careless client sends to the server users run (`npm start`).
 let app: AppServer;

@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { loopbackAddress, requestFrom } from '../support/loopback-client';
-import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from '../e2e/app-server';
 
 // The MCP endpoint takes bodies of up to 14 MB (a 10 MB file as base64): sent many at once
 // to the server users run (`npm start`, with its production heap cap), it must stay up.

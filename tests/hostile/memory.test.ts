@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { loopbackAddress, requestFrom } from '../support/loopback-client';
-import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from '../e2e/app-server';
 
 // Bodies sent many at once to the server users run (`npm start`, with its production heap cap).
 let app: AppServer;

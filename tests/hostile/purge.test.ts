@@ -6,7 +6,8 @@ import { createEndpoint } from '../../server/webhooks/endpoints';
 import { apiClient } from '../support/client';
 import { useFakeBlobStore } from '../support/fake-blob-api';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
-import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from '../e2e/app-server';
 
 // The whole of `npm start`, the resident worker with its schedule included, on Vercel
 // Blob (the fake Blob API), after a while of use: what was left behind goes.

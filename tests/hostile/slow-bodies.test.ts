@@ -2,7 +2,8 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { loopbackAddress, requestFrom } from '../support/loopback-client';
-import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from '../e2e/app-server';
 
 // Bodies that come a byte at a time, sent to the server users run (`npm start`).
 let app: AppServer;

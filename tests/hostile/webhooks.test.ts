@@ -5,7 +5,8 @@ import { newSigningSecret, sealSecret } from '../../server/webhooks/secret';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson, settingsClient, signIn } from '../support/settings';
-import { ensureBuild, startAppServer, type AppServer } from '../e2e/app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from '../e2e/app-server';
 
 // What an admin could type as a webhook endpoint to reach inside the network, sent to the
 // server users run (`npm start`, its resident worker included) with the guard on.

@@ -1,7 +1,8 @@
 import http from 'node:http';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { workerPoolSize } from '../../server/launch/server-process';
-import { ensureBuild, startAppServer } from '../e2e/app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer } from '../e2e/app-server';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { awayFromWindowEdge } from '../support/limit-window';
 

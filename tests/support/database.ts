@@ -1,8 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import fs from 'node:fs/promises';
 import { afterAll, inject } from 'vitest';
 import { disconnectDb } from '../../server/db/client';
-import { startEmbeddedDatabase } from '../../server/db/embedded';
 import { databaseUrl, withDatabase } from './postgres';
 
 /**
@@ -18,9 +16,13 @@ if (source.kind === 'postgres') {
   process.env.DATABASE_URL = databaseUrl(source.serverUrl, name);
   stop = () => withDatabase(source.serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => {});
 } else {
-  const embedded = await startEmbeddedDatabase({ load: new Blob([await fs.readFile(source.dump)]) });
-  process.env.DATABASE_URL = embedded.url;
-  stop = embedded.stop;
+  // Vitest numbers its workers from 1; a file has its worker's host to itself.
+  const host = source.hosts[(Number(process.env.VITEST_POOL_ID ?? 1) - 1) % source.hosts.length]!;
+  const answer = await fetch(`${host}/acquire`, { method: 'POST' });
+  const url = await answer.text();
+  if (!answer.ok) throw new Error(`The test database host refused a database: ${url}`);
+  process.env.DATABASE_URL = url;
+  stop = () => fetch(`${host}/release`, { method: 'POST', body: url }).then((released) => void released.body?.cancel());
 }
 
 afterAll(async () => {
