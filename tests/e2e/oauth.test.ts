@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { INITIALIZE, postMcp } from '../support/mcp';
 import { createPerson } from '../support/settings';
-import { ensureBuild, startAppServer, type AppServer } from './app-server';
+import { ensureBuild } from '../support/build';
+import { startAppServer, type AppServer } from './app-server';
 import { launchBrowser, signInThroughPage, type Browser } from './browser';
 
 // The app's loopback redirect; nothing listens there: the browser's request is caught.
