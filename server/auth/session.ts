@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { betterAuth, type BetterAuthOptions } from 'better-auth';
+import { betterAuth } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { db } from '../db/client';
 import { env } from '../env';
@@ -16,14 +16,10 @@ export function needsSecureCookies(appUrl: string): boolean {
   return url.protocol === 'https:' || !LOOPBACK_HOSTS.has(url.hostname);
 }
 
-/**
- * The options of every better-auth instance of the app: the sign-in's, and the OAuth
- * server's of each origin (server/oauth/provider.ts), which share its sessions.
- */
-export function authOptions(baseURL: string) {
-  const { appOrigins } = env();
-  return {
-    baseURL,
+function createAuth() {
+  const { appUrl, appOrigins } = env();
+  return betterAuth({
+    baseURL: appUrl,
     // A preview opened at its branch alias signs in there, not at APP_URL.
     trustedOrigins: appOrigins,
     basePath: '/api/auth',
@@ -45,19 +41,14 @@ export function authOptions(baseURL: string) {
       // X-Forwarded-For, resolved from the socket and TRUSTED_PROXY_COUNT, and Vercel writes
       // it itself. The session rows record the same address.
       ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
-      // From APP_URL, not baseURL: every instance reads the one session cookie by one name.
-      useSecureCookies: needsSecureCookies(env().appUrl),
+      useSecureCookies: needsSecureCookies(appUrl),
       // The library's defaults too, stated here because the spec promises them.
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
       // User ids are UUID columns; the library's "uuid" mode would leave session and
       // account ids to database defaults those tables do not have.
       database: { generateId: () => randomUUID() },
     },
-  } satisfies BetterAuthOptions;
-}
-
-function createAuth() {
-  return betterAuth(authOptions(env().appUrl));
+  });
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -1,4 +1,3 @@
-import { appsRouter } from './apps';
 import { keysRouter } from './keys';
 import { projectsRouter } from './projects';
 import { setupRouter } from './setup';
@@ -6,7 +5,6 @@ import { webhooksRouter } from './webhooks';
 import { createCallerFactory, router, type SettingsContext } from './trpc';
 
 export const settingsRouter = router({
-  apps: appsRouter,
   keys: keysRouter,
   projects: projectsRouter,
   setup: setupRouter,
