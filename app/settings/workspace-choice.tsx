@@ -11,6 +11,7 @@ import styles from './workspace-choice.module.css';
 const PAGES = [
   { path: '/settings/api-keys', name: 'API keys' },
   { path: '/settings/webhooks', name: 'Webhooks' },
+  { path: '/settings/apps', name: 'Connected apps' },
 ] as const;
 export type SettingsPath = (typeof PAGES)[number]['path'];
 

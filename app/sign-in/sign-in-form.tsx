@@ -7,7 +7,7 @@ import { controlProps, Field, Form, FormActions } from '../ui/form';
 import { requestSignIn } from './sign-in-request';
 import type { AppAddress } from './wrong-origin';
 
-export function SignInForm({ address, initialProblem }: { address: AppAddress; initialProblem: string | null }) {
+export function SignInForm({ next, address, initialProblem }: { next: string; address: AppAddress; initialProblem: string | null }) {
   const [problem, setProblem] = useState<string | null>(initialProblem);
   const [busy, setBusy] = useState(false);
 
@@ -17,7 +17,7 @@ export function SignInForm({ address, initialProblem }: { address: AppAddress; i
     setBusy(true);
     const failure = await requestSignIn(String(form.get('email')), String(form.get('password')), address);
     if (failure === null) {
-      window.location.assign('/settings/api-keys');
+      window.location.assign(next);
       return;
     }
     setProblem(failure);

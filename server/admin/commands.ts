@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { conflict, notFound } from '../errors';
 import { createApiKey, futureDate, keyCreateSchema, listApiKeys, revokeApiKey } from '../keys/manage';
+import { listGrants, revokeGrant } from '../oauth/grants';
 import { isScope, SCOPES } from '../keys/scopes';
 import { createLabel, createProject, createStatus, findProject, prefixSchema } from '../projects/projects';
 import { hexColor } from '../schemas/common';
@@ -219,6 +220,36 @@ export const commands: Record<string, Command> = {
         : keys
             .map((k) => `${k.id}  ${k.hint}  ${k.state.padEnd(7)}  ${k.scopes.join(',')}  ${k.project?.slug ?? 'all projects'}  ${k.name}`)
             .join('\n'),
+  }),
+
+  'app list': define({
+    usage: '--workspace S                                                      # connected apps (OAuth grants)',
+    options: strings('workspace'),
+    input: z.object({ workspace: required(slugSchema) }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return { workspace: workspace.slug, apps: await listGrants(db, workspace.id) };
+    },
+    describe: ({ apps }) =>
+      apps.length === 0
+        ? 'No connected apps'
+        : apps
+            .map(
+              (g) =>
+                `${g.id}  ${g.state.padEnd(7)}  ${g.scopes.join(',')}  ${g.project?.slug ?? 'all projects'}  ${g.app}  approved by ${g.approvedBy ?? 'a removed user'}`,
+            )
+            .join('\n'),
+  }),
+
+  'app revoke': define({
+    usage: '--workspace S --id ID',
+    options: strings('workspace', 'id'),
+    input: z.object({ workspace: required(slugSchema), id: required(z.string()) }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return revokeGrant(db, workspace.id, input.id);
+    },
+    describe: (g) => `Revoked ${g.app} (${g.id}): its tokens answer 401 from now on`,
   }),
 
   'webhook create': define({

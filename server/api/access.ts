@@ -1,6 +1,7 @@
 import { authenticateKey, readPresentedKey, type ApiPrincipal, type KeyProject } from '../auth/api-key';
 import { markKeyUsed } from '../auth/last-used';
 import type { AnswerMemory } from './answer-memory';
+import { authenticateAccessToken, isAccessToken, type ApiResource } from '../oauth/access-token';
 import { db } from '../db/client';
 import { AppError, forbidden, notFound } from '../errors';
 import type { Scope } from '../keys/scopes';
@@ -23,6 +24,8 @@ export interface RequestState {
   authenticated?: Authenticated;
   /** The entity tag of the task the answer carries (server/tasks/etag.ts), sent as ETag. */
   etag?: string;
+  /** The resource the request is for, which an OAuth access token must have been issued for; REST when unset. */
+  resource?: ApiResource;
   /** Where a large answer reserves room for its text until it has been written out. */
   answerMemory: AnswerMemory;
   /**
@@ -101,7 +104,11 @@ async function count(state: RequestState, principal: ApiPrincipal): Promise<void
 
 async function findKey(state: RequestState, projectSlug: string): Promise<Authenticated> {
   const presented = readPresentedKey(state.headers);
-  const found = presented ? await authenticateKey(db(), presented, projectSlug) : null;
+  const found = !presented
+    ? null
+    : isAccessToken(presented)
+      ? await authenticateAccessToken(db(), presented, state.resource ?? 'rest', projectSlug)
+      : await authenticateKey(db(), presented, projectSlug);
   return found ?? refuseBadKey(state);
 }
 

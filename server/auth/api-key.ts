@@ -9,6 +9,8 @@ export interface ApiPrincipal {
   scopes: Scope[];
   /** Null: every project of the workspace. */
   projectId: string | null;
+  /** An API key, or an app's OAuth grant (server/oauth), whose api_key row has no key of its own. */
+  kind: 'key' | 'grant';
 }
 
 /** The key of a request: `Authorization: Bearer <key>`, else `X-API-Key: <key>`. */
@@ -68,6 +70,7 @@ export async function authenticateKey(
       workspaceId: key.workspaceId,
       scopes: key.scopes.filter(isScope),
       projectId: key.projectId,
+      kind: 'key',
     },
     project: key.project,
   };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { betterAuth } from 'better-auth';
+import { betterAuth, type BetterAuthOptions } from 'better-auth';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { db } from '../db/client';
 import { env } from '../env';
@@ -16,10 +16,14 @@ export function needsSecureCookies(appUrl: string): boolean {
   return url.protocol === 'https:' || !LOOPBACK_HOSTS.has(url.hostname);
 }
 
-function createAuth() {
-  const { appUrl, appOrigins } = env();
-  return betterAuth({
-    baseURL: appUrl,
+/**
+ * The options of every better-auth instance of the app: the sign-in's, and the OAuth
+ * server's of each origin (server/oauth/provider.ts), which share its sessions.
+ */
+export function authOptions(baseURL: string) {
+  const { appOrigins } = env();
+  return {
+    baseURL,
     // A preview opened at its branch alias signs in there, not at APP_URL.
     trustedOrigins: appOrigins,
     basePath: '/api/auth',
@@ -41,14 +45,19 @@ function createAuth() {
       // X-Forwarded-For, resolved from the socket and TRUSTED_PROXY_COUNT, and Vercel writes
       // it itself. The session rows record the same address.
       ipAddress: { ipAddressHeaders: ['x-forwarded-for'] },
-      useSecureCookies: needsSecureCookies(appUrl),
+      // From APP_URL, not baseURL: every instance reads the one session cookie by one name.
+      useSecureCookies: needsSecureCookies(env().appUrl),
       // The library's defaults too, stated here because the spec promises them.
       defaultCookieAttributes: { httpOnly: true, sameSite: 'lax' },
       // User ids are UUID columns; the library's "uuid" mode would leave session and
       // account ids to database defaults those tables do not have.
       database: { generateId: () => randomUUID() },
     },
-  });
+  } satisfies BetterAuthOptions;
+}
+
+function createAuth() {
+  return betterAuth(authOptions(env().appUrl));
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -3,9 +3,12 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { identify, type RequestState } from '../api/access';
 import { answerError } from '../api/errors';
 import { checkedIdempotencyKey } from '../api/idempotency';
-import { BODY_NOT_JSON, IDEMPOTENCY_KEY_BATCH, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_INVALID } from '../api/messages';
+import { BODY_NOT_JSON, missingScope, IDEMPOTENCY_KEY_BATCH, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_INVALID } from '../api/messages';
 import { badRequest } from '../errors';
 import { createMcpServer } from '../mcp/server';
+import { TOOLS_BY_NAME } from '../mcp/tools';
+import type { Scope } from '../keys/scopes';
+import { appOriginOf } from '../oauth/provider';
 import { MAX_INLINE_CONTENT_CHARS, MAX_UPLOAD_BYTES } from '../schemas/attachment';
 import { clientAddress } from './client-address';
 import { boundedRoute, type Exchange } from './exchange';
@@ -45,7 +48,13 @@ export const handleMcpRequest = boundedRoute(answerMcpRequest);
 
 async function answerMcpRequest(req: Request, exchange: Exchange): Promise<Response> {
   const answerMemory = exchange.answerMemory(MCP_ANSWER_COPIES);
-  const state: RequestState = { requestId: randomUUID(), clientAddress: clientAddress(req.headers), headers: req.headers, answerMemory };
+  const state: RequestState = {
+    requestId: randomUUID(),
+    clientAddress: clientAddress(req.headers),
+    headers: req.headers,
+    answerMemory,
+    resource: 'mcp',
+  };
   if (req.method === 'OPTIONS') return preflightResponse(state, ALLOW, PREFLIGHT_HEADERS);
   if (req.method !== 'POST') {
     return errorResponse(state, { statusCode: 405, message: `Method ${req.method} is not allowed here; use POST` }, { Allow: ALLOW });
@@ -54,6 +63,8 @@ async function answerMcpRequest(req: Request, exchange: Exchange): Promise<Respo
     const principal = await identify(state);
     // Only the parsed message is kept: the bytes and their text can go while the call runs.
     const message = parseMessage(await exchange.readBody(req, MAX_MCP_BODY_BYTES, MCP_BODY_TOO_LARGE));
+    const stepUp = principal.kind === 'grant' ? scopeToAskFor(message, principal.scopes) : null;
+    if (stepUp) return errorResponse(state, { statusCode: 403, message: missingScope(stepUp) }, insufficientScope(req, stepUp));
     const idempotencyKey = req.headers.get(IDEMPOTENCY_KEY_HEADER);
     if (idempotencyKey !== null) {
       checkedIdempotencyKey(idempotencyKey, IDEMPOTENCY_KEY_INVALID);
@@ -85,8 +96,41 @@ async function answerMcpRequest(req: Request, exchange: Exchange): Promise<Respo
       await server.close();
     }
   } catch (error) {
-    return errorResponse(state, answerError(error, 'mcp.request_failed', { requestId: state.requestId }));
+    const failure = answerError(error, 'mcp.request_failed', { requestId: state.requestId });
+    return errorResponse(state, failure, failure.statusCode === 401 ? authorizationChallenge(req) : {});
   }
+}
+
+/**
+ * Where an MCP client without credentials learns to get some (RFC 9728): the protected
+ * resource metadata names the authorization server. Keys are still accepted as before.
+ */
+function authorizationChallenge(req: Request): Record<string, string> {
+  return { 'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadataUrl(req)}"` };
+}
+
+function resourceMetadataUrl(req: Request): string {
+  return `${appOriginOf(req.url)}/.well-known/oauth-protected-resource${MCP_PATH}`;
+}
+
+/**
+ * MCP's step-up: a tool call an app's grant lacks the scope for answers HTTP 403
+ * `insufficient_scope` naming the scope, so the client can ask the person for it
+ * (RFC 6750 section 3.1). A key cannot be widened that way: its calls answer as before.
+ */
+function insufficientScope(req: Request, scope: Scope): Record<string, string> {
+  return {
+    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(req)}", error_description="${missingScope(scope)}"`,
+  };
+}
+
+/** The scope the one tools/call of a message needs and `scopes` lack, or null. */
+function scopeToAskFor(message: unknown, scopes: readonly Scope[]): Scope | null {
+  if (Array.isArray(message) || typeof message !== 'object' || message === null) return null;
+  const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
+  if (method !== 'tools/call' || typeof params?.name !== 'string') return null;
+  const entry = TOOLS_BY_NAME.get(params.name);
+  return entry && !scopes.includes(entry.scope) ? entry.scope : null;
 }
 
 function parseMessage(bytes: Buffer): unknown {

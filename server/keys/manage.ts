@@ -78,7 +78,7 @@ export async function createApiKey(db: Db, workspaceId: string, input: KeyCreate
 
 export async function revokeApiKey(db: Db, workspaceId: string, id: string) {
   if (!z.uuid().safeParse(id).success) throw notFound('API key not found');
-  const existing = await db.apiKey.findFirst({ where: { id, workspaceId }, select: { id: true, revokedAt: true } });
+  const existing = await db.apiKey.findFirst({ where: { id, workspaceId, grant: null }, select: { id: true, revokedAt: true } });
   if (!existing) throw notFound('API key not found');
   const key = await db.apiKey.update({
     where: { id },
@@ -90,7 +90,8 @@ export async function revokeApiKey(db: Db, workspaceId: string, id: string) {
 
 export async function listApiKeys(db: Db, workspaceId: string) {
   const keys = await db.apiKey.findMany({
-    where: { workspaceId },
+    // Apps' grants have rows here too, as principals of the gate; they are listed as connected apps.
+    where: { workspaceId, grant: null },
     orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
     select: keyView,
   });

@@ -74,6 +74,7 @@ async function callTool(entry: ApiTool, args: Record<string, unknown>, request: 
     headers: request.headers,
     answerMemory: request.answerMemory,
     counted: request.takeCounted(),
+    resource: 'mcp',
   };
   const { idempotencyKey: argumentKey, ...rest } = args;
   // Only a write takes the key; any other tool refuses it as the unknown field it is.

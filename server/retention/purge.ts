@@ -2,6 +2,7 @@ import { sweepExpiredUploads } from '../attachments/direct-upload';
 import { sweepOrphanedUploadObjects } from '../attachments/upload-objects';
 import type { Db } from '../db/client';
 import { sweepExpiredRecords } from '../idempotency/records';
+import { purgeOAuth } from '../oauth/purge';
 import { purgeDeliveries, type DeliveryCursor } from '../webhooks/retention';
 
 /** The graphile-worker task, and its job key: one purge queued at a time. */
@@ -22,6 +23,10 @@ export interface PurgeReport {
   idempotencyRecords: number;
   uploads: number;
   orphanedObjects: number;
+  /** OAuth registrations no grant came of within a day (server/oauth/purge.ts). */
+  oauthClients: number;
+  /** Authorization codes never exchanged and access tokens past their time. */
+  oauthCodesAndTokens: number;
   /** Set when a part stopped at its bound: the purge is to run again at once from there. */
   next: PurgeCursor | null;
 }
@@ -37,14 +42,17 @@ export interface PurgeReport {
 export async function purgeStorage(db: Db, { now, after = {} }: { now?: number; after?: PurgeCursor } = {}): Promise<PurgeReport> {
   const records = await sweepExpiredRecords(db, now === undefined ? undefined : new Date(now));
   const deliveries = await purgeDeliveries(db, now ?? Date.now(), after.deliveriesAfter);
+  const oauth = await purgeOAuth(db, now);
   const uploads = await sweepExpiredUploads(db, now);
   const orphanedObjects = await sweepOrphanedUploadObjects(db, now);
-  const more = records.more || uploads.more || deliveries.next !== null;
+  const more = records.more || uploads.more || oauth.more || deliveries.next !== null;
   return {
     deliveries: deliveries.deleted,
     idempotencyRecords: records.deleted,
     uploads: uploads.deleted,
     orphanedObjects,
+    oauthClients: oauth.clients,
+    oauthCodesAndTokens: oauth.codesAndTokens,
     next: more ? { deliveriesAfter: deliveries.next ?? undefined } : null,
   };
 }

@@ -1,3 +1,4 @@
+import { appsRouter } from './apps';
 import { keysRouter } from './keys';
 import { projectsRouter } from './projects';
 import { setupRouter } from './setup';
@@ -5,6 +6,7 @@ import { webhooksRouter } from './webhooks';
 import { createCallerFactory, router, type SettingsContext } from './trpc';
 
 export const settingsRouter = router({
+  apps: appsRouter,
   keys: keysRouter,
   projects: projectsRouter,
   setup: setupRouter,

@@ -99,3 +99,4 @@ function managerProcedure(what: string) {
 
 export const keyManagerProcedure = managerProcedure('API keys');
 export const webhookManagerProcedure = managerProcedure('webhooks');
+export const appManagerProcedure = managerProcedure('connected apps');

@@ -58,7 +58,9 @@ describe('the production server (npm start)', () => {
     }
     const refused = await fetch(`${app.baseUrl}/v1/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${app.baseUrl}/.well-known/oauth-protected-resource/v1/mcp"`,
+    );
   });
 });
 
@@ -116,6 +118,8 @@ describe('the App Router route (next start, as next dev and Vercel serve it)', (
     }
     const refused = await fetch(`${baseUrl}/v1/mcp`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
     expect(refused.status).toBe(401);
-    expect(refused.headers.get('www-authenticate')).toBe('Bearer');
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${baseUrl}/.well-known/oauth-protected-resource/v1/mcp"`,
+    );
   });
 });

@@ -23,7 +23,17 @@ afterAll(async () => {
 
 const get = (path: string, headers: Record<string, string> = {}) => fetch(`${app.baseUrl}${path}`, { headers, redirect: 'manual' });
 
-const PATHS = ['/', '/docs', '/sign-in', '/setup', '/settings/api-keys', '/api/auth/get-session', '/api/internal/keys.list'];
+const PATHS = [
+  '/',
+  '/docs',
+  '/sign-in',
+  '/setup',
+  '/settings/api-keys',
+  '/settings/apps',
+  '/oauth/consent',
+  '/api/auth/get-session',
+  '/api/internal/keys.list',
+];
 
 describe('pages and non-API routes', () => {
   it.each(PATHS)('%s may not be framed by any site', async (path) => {

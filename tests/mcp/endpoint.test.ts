@@ -6,19 +6,14 @@ import { db } from '../../server/db/client';
 import { hashKey } from '../../server/keys/key-format';
 import { revokeApiKey } from '../../server/keys/manage';
 import { useApi } from '../support/api';
-import { callTool, mcpClient, postMcp } from '../support/mcp';
+import { appOrigin } from '../support/settings';
+import { callTool, INITIALIZE, mcpClient, postMcp } from '../support/mcp';
 import { OPERATIONS } from '../support/operations';
 
 const api = useApi();
 
 afterAll(() => settleKeyUsage());
 
-const INITIALIZE = JSON.stringify({
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
-});
 const INVALID_KEY = { statusCode: 401, message: 'Invalid API key' };
 
 /** A client address unique per call, as the proxy in front (the test server trusts one) reports it. */
@@ -43,11 +38,13 @@ describe('authentication', () => {
     ['a well-formed unknown key', () => ({ authorization: 'Bearer tk_3f9a1c0d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39' })],
     ['a revoked key', () => ({ authorization: `Bearer ${revoked}` })],
     ['an expired key', () => ({ authorization: `Bearer ${expired}` })],
-  ])('answers %s with 401 and WWW-Authenticate: Bearer', async (_case, headers) => {
+  ])('answers %s with 401 and a WWW-Authenticate challenge naming the protected resource metadata', async (_case, headers) => {
     const response = await postMcp(api.server.baseUrl, INITIALIZE, { ...headers(), 'x-forwarded-for': uniqueAddress() });
 
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${appOrigin()}/.well-known/oauth-protected-resource/v1/mcp"`,
+    );
     expect(response.headers.get('x-request-id')).toBeTruthy();
     expect(await response.json()).toEqual(INVALID_KEY);
   });

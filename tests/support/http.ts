@@ -8,6 +8,10 @@ import * as authRoute from '../../app/api/auth/[...all]/route';
 import * as internalRoute from '../../app/api/internal/[trpc]/route';
 import * as webhooksCronRoute from '../../app/api/cron/webhooks/route';
 import * as purgeCronRoute from '../../app/api/cron/purge/route';
+import * as resourceMetadataRoute from '../../app/.well-known/oauth-protected-resource/route';
+import * as mcpResourceMetadataRoute from '../../app/.well-known/oauth-protected-resource/v1/mcp/route';
+import * as serverMetadataRoute from '../../app/.well-known/oauth-authorization-server/route';
+import * as issuerMetadataRoute from '../../app/.well-known/oauth-authorization-server/api/auth/route';
 
 type Handler = (req: Request) => Response | Promise<Response>;
 
@@ -24,6 +28,10 @@ const routes: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/internal\/[^/]+$/, internalRoute],
   [/^\/api\/cron\/webhooks$/, webhooksCronRoute],
   [/^\/api\/cron\/purge$/, purgeCronRoute],
+  [/^\/\.well-known\/oauth-protected-resource$/, resourceMetadataRoute],
+  [/^\/\.well-known\/oauth-protected-resource\/v1\/mcp$/, mcpResourceMetadataRoute],
+  [/^\/\.well-known\/oauth-authorization-server$/, serverMetadataRoute],
+  [/^\/\.well-known\/oauth-authorization-server\/api\/auth$/, issuerMetadataRoute],
 ];
 
 export interface TestServer {

@@ -19,6 +19,14 @@ export async function callTool(client: Client, name: string, args: Record<string
   return { ...result, text: first?.type === 'text' ? first.text : '' };
 }
 
+/** The first message of a session, as a client without the SDK sends it. */
+export const INITIALIZE = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+});
+
 /** A JSON-RPC message posted by hand, for what the SDK's client never sends. */
 export function postMcp(baseUrl: string, body: BodyInit, headers: Record<string, string> = {}) {
   return fetch(`${baseUrl}/v1/mcp`, {

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { db } from '../db/client';
+import { SCOPES } from '../keys/scopes';
+import { approve, deny } from '../oauth/consent';
+import { listGrants, revokeGrant, type Grant } from '../oauth/grants';
+import { appManagerProcedure, router, signedInProcedure } from './trpc';
+
+const oauthQuery = z.string().max(8192);
+
+/** What the page shows of a grant, dates as ISO text so it travels as JSON. */
+function toAppView(grant: Grant) {
+  return {
+    ...grant,
+    project: grant.project && { id: grant.project.id, name: grant.project.name },
+    createdAt: grant.createdAt.toISOString(),
+    lastUsedAt: grant.lastUsedAt?.toISOString() ?? null,
+  };
+}
+
+export type AppView = ReturnType<typeof toAppView>;
+
+/** The consent page's answers and the connected apps page: owners and admins of the workspace. */
+export const appsRouter = router({
+  approve: appManagerProcedure
+    .input(z.object({ oauthQuery, scopes: z.array(z.enum(SCOPES)), projectId: z.uuid().nullable() }))
+    .mutation(async ({ ctx, input }) => ({
+      redirectTo: await approve(db(), {
+        headers: ctx.headers,
+        oauthQuery: input.oauthQuery,
+        userId: ctx.user.id,
+        workspaceId: ctx.workspace.id,
+        scopes: input.scopes,
+        projectId: input.projectId,
+      }),
+    })),
+
+  deny: signedInProcedure
+    .input(z.object({ oauthQuery }))
+    .mutation(async ({ ctx, input }) => ({ redirectTo: await deny(db(), ctx.headers, input.oauthQuery) })),
+
+  list: appManagerProcedure.query(async ({ ctx }) => (await listGrants(db(), ctx.workspace.id)).map(toAppView)),
+
+  revoke: appManagerProcedure
+    .input(z.object({ id: z.string() }))
+    .mutation(async ({ ctx, input }) => toAppView(await revokeGrant(db(), ctx.workspace.id, input.id))),
+});
