@@ -14,6 +14,21 @@ let key: string;
 // 1 MiB of the JSON that costs most to parse: hundreds of thousands of empty objects.
 const MANY_VALUES = Buffer.from(`{"a":[${Array(349_000).fill('{}').join(',')}]}`.padEnd(1024 * 1024, ' '));
 const CONCURRENT = 50;
+const TOOLS_LIST = '{"jsonrpc":"2.0","id":1,"method":"tools/list"}';
+const PAGES_AND_DOCUMENTS = [
+  '/',
+  '/sign-in',
+  '/setup',
+  '/docs',
+  '/settings/api-keys',
+  '/settings/webhooks',
+  '/settings/apps',
+  '/oauth/consent',
+  '/oauth/error',
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/oauth-protected-resource',
+  '/v1/public/openapi.json',
+];
 // What a burst may add to the warmed-up server's resident size: request bodies share a
 // 32 MiB budget (server/http/body.ts), and V8's heap is capped at 192 MB.
 const BURST_GROWTH_BYTES = 96 * 1024 * 1024;
@@ -24,9 +39,12 @@ beforeAll(async () => {
   key = await fx.key();
   app = await startAppServer(process.env.DATABASE_URL!);
   // Each route's code is loaded on its first request: that is the server's size, not the burst's.
+  // A server that has run a while has served them all, so the bursts are measured on top of that.
   await post('/v1/public/web/tasks', { authorization: `Bearer ${key}` }, Buffer.from('{"title":"Warm-up"}'));
   await post('/api/auth/sign-in/email', { origin: app.baseUrl }, Buffer.from('{}'));
   await post('/api/internal/keys.create', { origin: app.baseUrl }, Buffer.from('{}'));
+  await post('/v1/mcp', { authorization: `Bearer ${key}`, accept: 'application/json, text/event-stream' }, Buffer.from(TOOLS_LIST));
+  for (const path of PAGES_AND_DOCUMENTS) await (await fetch(`${app.baseUrl}${path}`, { redirect: 'manual' })).arrayBuffer();
 }, 600_000);
 
 // The supervisor runs one server process here: its memory is the one measured.
