@@ -24,6 +24,8 @@ export interface RequestState {
   authenticated?: Authenticated;
   /** The entity tag of the task the answer carries (server/tasks/etag.ts), sent as ETag. */
   etag?: string;
+  /** The scope the principal was refused for lacking, which an app's grant may ask the person for. */
+  lackingScope?: Scope;
   /** The resource the request is for, which an OAuth access token must have been issued for; REST when unset. */
   resource?: ApiResource;
   /** Where a large answer reserves room for its text until it has been written out. */
@@ -63,7 +65,10 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
   state.authenticated ??= await authenticate(state, typeof projectSlug === 'string' ? projectSlug : '');
   const { principal, project } = state.authenticated;
 
-  if (!principal.scopes.includes(scope)) throw forbidden(missingScope(scope));
+  if (!principal.scopes.includes(scope)) {
+    state.lackingScope = scope;
+    throw forbidden(missingScope(scope));
+  }
 
   if (!project) throw notFound(PROJECT_NOT_FOUND);
   if (principal.projectId !== null && principal.projectId !== project.id) {

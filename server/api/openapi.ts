@@ -17,13 +17,16 @@ import {
 import { procedureMetas, type PublicMeta } from './operation';
 import { publicRouter } from './router';
 import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
+import { SCOPE_DESCRIPTIONS } from '../keys/scopes';
+import { RESOURCE_PATHS } from '../oauth/access-token';
+import { OAUTH_BASE_PATH } from '../oauth/origin';
 import { errorSchema } from '../schemas/common';
 
 const description = (perMinute: number) => `Read and write the tasks, comments and attachments of a workspace's projects.
 
 Authenticate every request with an API key, as \`Authorization: Bearer <key>\` (recommended) or \`X-API-Key: <key>\`.
 Keys look like \`tk_\` followed by 40 lowercase hex characters, the last 8 a CRC32 checksum of the rest, and are created
-in the workspace settings.
+in the workspace settings. Apps may instead sign in with OAuth 2.1 (the \`oauth2\` scheme) and send their access token the same way.
 
 Every error has the body \`{statusCode, message}\`. Each key may make ${perMinute} requests per minute (sliding window);
 every keyed response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`
@@ -33,8 +36,8 @@ limiter's store is unreachable requests are served without limits and the remain
 (\`X-RateLimit-Remaining\`, \`X-RateLimit-Reset\`, \`RateLimit\`) are left out.
 
 AI agents can use the same operations as the tools of this server's MCP server at \`/v1/mcp\` (Streamable HTTP), with the
-same keys, scopes and rate limit: \`claude mcp add --transport http task-api <app URL>/v1/mcp --header "Authorization: Bearer <key>"\`.
-The README shows the setup for Claude Desktop, Cursor and VS Code.
+same keys, scopes and rate limit, or signing in with OAuth as Claude's and ChatGPT's connectors do:
+\`claude mcp add --transport http task-api <app URL>/v1/mcp\`. The README shows the setup for Claude, ChatGPT, Cursor and VS Code.
 
 Every POST and PATCH accepts an \`Idempotency-Key\` header (1 to 255 printable ASCII characters, a UUID for instance), so
 that a request whose answer was lost can be sent again safely. The first request with a key is processed and its answer
@@ -81,7 +84,12 @@ const HEADERS: Record<string, Header> = {
     schema: { type: 'string' },
   },
   'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
-  'WWW-Authenticate': { description: 'The authentication scheme to use: `Bearer`', schema: { type: 'string' } },
+  'WWW-Authenticate': {
+    description:
+      'On a 401, `Bearer resource_metadata="<metadata URL>"` (RFC 9728); on a 403 to an app\'s token lacking a scope, ' +
+      '`Bearer error="insufficient_scope", scope="<scope>", …`',
+    schema: { type: 'string' },
+  },
   ETag: {
     description: 'Strong entity tag of the task as answered; it changes whenever anything in the answer changes',
     schema: { type: 'string' },
@@ -145,6 +153,7 @@ export function openApiDocument(): OpenAPIObject {
     securitySchemes: {
       bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <key>' },
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'X-API-Key: <key>' },
+      oauth2: oauthScheme(appUrl),
     },
     defs: { ApiError: errorSchema },
   });
@@ -159,8 +168,8 @@ export function openApiDocument(): OpenAPIObject {
       operation.responses = responses(operation, meta, writes);
       if (meta.precondition) (operation.parameters ??= []).push(PRECONDITIONS[meta.precondition]);
       if (writes) operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
-      // A key may be sent in either header; OpenAPI lists alternatives as separate requirements.
-      operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }];
+      // A key may be sent in either header, or an app's access token; OpenAPI lists alternatives as separate requirements.
+      operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: [meta.scope] }];
       if (method === 'post' && path.endsWith('/attachments')) operation.requestBody = uploadBody;
     }
   }
@@ -173,6 +182,31 @@ export function openApiDocument(): OpenAPIObject {
   Object.assign(document, { 'x-ratelimit': { limit: rateLimitPerMinute, window: '60s', per: 'API key', algorithm: 'sliding window' } });
   cached = { key, document };
   return document;
+}
+
+/**
+ * Apps sign in instead of holding a key: the authorization code flow with PKCE (S256)
+ * of this server's own authorization server (server/oauth), discoverable from
+ * `/.well-known/oauth-protected-resource/v1/public`. Tokens are sent as `Authorization: Bearer`.
+ */
+function oauthScheme(appUrl: string) {
+  const origin = new URL(appUrl).origin;
+  return {
+    type: 'oauth2' as const,
+    description:
+      'OAuth 2.1 authorization code with PKCE (S256), for apps a workspace admin approves; clients may register themselves ' +
+      `(RFC 7591, ${origin}${OAUTH_BASE_PATH}/oauth2/register). Ask for the resource \`${origin}${RESOURCE_PATHS.rest}\` (RFC 8707). ` +
+      'Access tokens last an hour; refresh tokens rotate. A 401 names the protected resource metadata (RFC 9728) in ' +
+      '`WWW-Authenticate`; a token lacking a scope gets 403 `insufficient_scope` naming it.',
+    flows: {
+      authorizationCode: {
+        authorizationUrl: `${origin}${OAUTH_BASE_PATH}/oauth2/authorize`,
+        tokenUrl: `${origin}${OAUTH_BASE_PATH}/oauth2/token`,
+        refreshUrl: `${origin}${OAUTH_BASE_PATH}/oauth2/token`,
+        scopes: SCOPE_DESCRIPTIONS,
+      },
+    },
+  };
 }
 
 function responses(operation: Operation, meta: PublicMeta, idempotent: boolean): Record<string, Response> {
@@ -193,7 +227,7 @@ function responses(operation: Operation, meta: PublicMeta, idempotent: boolean):
   const keyed = ['X-Request-Id', ...RATE_LIMIT];
   if (errors[400]) result['400'] = errorResponse(400, errors[400], keyed);
   result['401'] = errorResponse(401, [INVALID_KEY], ['X-Request-Id', 'WWW-Authenticate']);
-  result['403'] = errorResponse(403, [missingScope(meta.scope!), outsideProjectScope('<slug>')], keyed);
+  result['403'] = errorResponse(403, [missingScope(meta.scope!), outsideProjectScope('<slug>')], [...keyed, 'WWW-Authenticate']);
   result['404'] = errorResponse(404, [PROJECT_NOT_FOUND, ...(errors[404] ?? [])], keyed);
   if (errors[408]) result['408'] = errorResponse(408, errors[408], keyed, 'The body did not arrive whole in time');
   if (errors[412]) result['412'] = errorResponse(412, errors[412], keyed, 'Precondition Failed: `If-Match` names no ETag the task has');

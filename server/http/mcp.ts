@@ -8,8 +8,8 @@ import { badRequest } from '../errors';
 import { createMcpServer } from '../mcp/server';
 import { TOOLS_BY_NAME } from '../mcp/tools';
 import type { Scope } from '../keys/scopes';
-import { appOriginOf } from '../oauth/provider';
 import { MAX_INLINE_CONTENT_CHARS, MAX_UPLOAD_BYTES } from '../schemas/attachment';
+import { challengeHeaders, insufficientScope, resourceMetadataUrl } from './challenge';
 import { clientAddress } from './client-address';
 import { boundedRoute, type Exchange } from './exchange';
 import { hasAtMostValues } from './json-body';
@@ -64,7 +64,12 @@ async function answerMcpRequest(req: Request, exchange: Exchange): Promise<Respo
     // Only the parsed message is kept: the bytes and their text can go while the call runs.
     const message = parseMessage(await exchange.readBody(req, MAX_MCP_BODY_BYTES, MCP_BODY_TOO_LARGE));
     const stepUp = principal.kind === 'grant' ? scopeToAskFor(message, principal.scopes) : null;
-    if (stepUp) return errorResponse(state, { statusCode: 403, message: missingScope(stepUp) }, insufficientScope(req, stepUp));
+    if (stepUp)
+      return errorResponse(
+        state,
+        { statusCode: 403, message: missingScope(stepUp) },
+        insufficientScope(resourceMetadataUrl(req.url, 'mcp'), stepUp),
+      );
     const idempotencyKey = req.headers.get(IDEMPOTENCY_KEY_HEADER);
     if (idempotencyKey !== null) {
       checkedIdempotencyKey(idempotencyKey, IDEMPOTENCY_KEY_INVALID);
@@ -97,31 +102,8 @@ async function answerMcpRequest(req: Request, exchange: Exchange): Promise<Respo
     }
   } catch (error) {
     const failure = answerError(error, 'mcp.request_failed', { requestId: state.requestId });
-    return errorResponse(state, failure, failure.statusCode === 401 ? authorizationChallenge(req) : {});
+    return errorResponse(state, failure, challengeHeaders(req.url, state, failure.statusCode));
   }
-}
-
-/**
- * Where an MCP client without credentials learns to get some (RFC 9728): the protected
- * resource metadata names the authorization server. Keys are still accepted as before.
- */
-function authorizationChallenge(req: Request): Record<string, string> {
-  return { 'WWW-Authenticate': `Bearer resource_metadata="${resourceMetadataUrl(req)}"` };
-}
-
-function resourceMetadataUrl(req: Request): string {
-  return `${appOriginOf(req.url)}/.well-known/oauth-protected-resource${MCP_PATH}`;
-}
-
-/**
- * MCP's step-up: a tool call an app's grant lacks the scope for answers HTTP 403
- * `insufficient_scope` naming the scope, so the client can ask the person for it
- * (RFC 6750 section 3.1). A key cannot be widened that way: its calls answer as before.
- */
-function insufficientScope(req: Request, scope: Scope): Record<string, string> {
-  return {
-    'WWW-Authenticate': `Bearer error="insufficient_scope", scope="${scope}", resource_metadata="${resourceMetadataUrl(req)}", error_description="${missingScope(scope)}"`,
-  };
 }
 
 /** The scope the one tools/call of a message needs and `scopes` lack, or null. */

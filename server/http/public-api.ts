@@ -4,6 +4,7 @@ import { JSON_CONTENT_TYPE, MAX_TARGET_LENGTH, TARGET_TOO_LONG, unknownFields, U
 import { findRoute, type HttpMethod } from '../api/routes';
 import { AppError, badRequest } from '../errors';
 import { boundedRoute, type Exchange } from './exchange';
+import { challengeHeaders } from './challenge';
 import { clientAddress } from './client-address';
 import { answerError, INTERNAL_ERROR, type PublicError } from '../api/errors';
 import { isJson, parseJsonObject } from './json-body';
@@ -90,9 +91,11 @@ async function answerPublicRequest(req: Request, exchange: Exchange): Promise<Re
     if (response.ok) return await settleIdempotencyKey(state, response);
     // Only the public shape leaves: the library's own fields (code, issues, stack) stay here.
     const failure = (await response.json().catch(() => ({}))) as { publicError?: PublicError };
-    return await settleIdempotencyKey(state, errorResponse(state, failure.publicError ?? INTERNAL_ERROR));
+    const publicError = failure.publicError ?? INTERNAL_ERROR;
+    return await settleIdempotencyKey(state, errorResponse(state, publicError, challengeHeaders(req.url, state, publicError.statusCode)));
   } catch (error) {
-    return await settleIdempotencyKey(state, errorResponse(state, answerError(error, 'request.failed', { requestId: state.requestId })));
+    const failure = answerError(error, 'request.failed', { requestId: state.requestId });
+    return await settleIdempotencyKey(state, errorResponse(state, failure, challengeHeaders(req.url, state, failure.statusCode)));
   }
 }
 

@@ -5,7 +5,7 @@ import { ACCESS_TOKEN_PREFIX, hashToken } from './tokens';
 
 /** Which protected resource a request is for: its token must have been issued for it (RFC 8707). */
 export type ApiResource = 'mcp' | 'rest';
-const RESOURCE_PATHS: Record<ApiResource, string> = { mcp: '/v1/mcp', rest: '/v1/public' };
+export const RESOURCE_PATHS: Record<ApiResource, string> = { mcp: '/v1/mcp', rest: '/v1/public' };
 
 const ACCESS_TOKEN_PATTERN = /^tka_[A-Za-z0-9]{32}$/;
 

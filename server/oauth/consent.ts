@@ -2,7 +2,8 @@ import type { Db } from '../db/client';
 import { badRequest } from '../errors';
 import { isScope, type Scope } from '../keys/scopes';
 import { createGrant, discardGrant } from './grants';
-import { OAUTH_BASE_PATH, oauthServer, withApprovingGrant } from './provider';
+import { OAUTH_BASE_PATH } from './origin';
+import { oauthServer, withApprovingGrant } from './provider';
 
 /**
  * The authorization request the consent page shows, from the query the authorization

@@ -1,4 +1,4 @@
-import { OAUTH_BASE_PATH } from './provider';
+import { OAUTH_BASE_PATH } from './origin';
 
 // What an authorization request is made of; the library's signature fields are left out, as it
 // signs the request afresh when it sends the browser on.

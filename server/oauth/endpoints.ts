@@ -1,4 +1,6 @@
-import { appOriginOf, OAUTH_BASE_PATH, oauthServer } from './provider';
+import { RESOURCE_PATHS } from './access-token';
+import { appOriginOf, OAUTH_BASE_PATH } from './origin';
+import { oauthServer, type OAuthServer } from './provider';
 
 /**
  * The authorization server's endpoints reachable over HTTP, under /api/auth. The
@@ -99,10 +101,41 @@ export async function handleOAuthMetadata(request: Request): Promise<Response> {
   const origin = appOriginOf(request.url);
   const asked = new Request(origin + url.pathname, { method: request.method, headers: request.headers });
   const response = url.pathname.startsWith('/.well-known/oauth-authorization-server')
-    ? Response.json(await server.api.getOAuthServerConfig({ request: asked, asResponse: false }))
-    : await server.handler(asked);
+    ? Response.json(servedEndpointsOnly(await server.api.getOAuthServerConfig({ request: asked, asResponse: false })))
+    : url.pathname === `${PROTECTED_RESOURCE_METADATA}${RESOURCE_PATHS.rest}`
+      ? await restResourceMetadata(server, origin, asked)
+      : await server.handler(asked);
   return withHeaders(response, { ...CORS, 'Cache-Control': 'public, max-age=300' });
 }
+
+const PROTECTED_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
+
+/**
+ * The REST API's metadata (RFC 9728): the library serves the MCP server's only, and
+ * the REST API is protected by the same authorization server with the same scopes.
+ */
+async function restResourceMetadata(server: OAuthServer, origin: string, asked: Request): Promise<Response> {
+  const mcp = await server.handler(new Request(`${origin}${PROTECTED_RESOURCE_METADATA}${RESOURCE_PATHS.mcp}`, asked));
+  const metadata = (await mcp.json()) as Record<string, unknown>;
+  return Response.json({ ...metadata, resource: `${origin}${RESOURCE_PATHS.rest}` }, { status: mcp.status });
+}
+
+/**
+ * The library's metadata also names endpoints this server does not serve over HTTP
+ * (introspection: the resource servers are this app, which reads its tokens itself).
+ * A client must not be sent to an address that answers 404: they are left out, with
+ * the fields that describe them (`introspection_endpoint_auth_methods_supported`).
+ */
+function servedEndpointsOnly(metadata: object): Record<string, unknown> {
+  const unserved = Object.entries(metadata)
+    .filter(([name, value]) => name.endsWith('_endpoint') && !(typeof value === 'string' && ENDPOINTS.has(endpointPath(value))))
+    .map(([name]) => name);
+  return Object.fromEntries(
+    Object.entries(metadata).filter(([name]) => !unserved.some((endpoint) => name === endpoint || name.startsWith(`${endpoint}_`))),
+  );
+}
+
+const endpointPath = (url: string) => new URL(url).pathname.slice(OAUTH_BASE_PATH.length);
 
 function withHeaders(response: Response, extra: Record<string, string>): Response {
   const headers = new Headers(response.headers);

@@ -3,11 +3,10 @@ import { randomUUID } from 'node:crypto';
 import { mcp } from '@better-auth/mcp';
 import { betterAuth } from 'better-auth';
 import { authOptions } from '../auth/session';
-import { env } from '../env';
 import { SCOPES } from '../keys/scopes';
+import { appOriginOf, OAUTH_BASE_PATH } from './origin';
 import { ACCESS_TOKEN_PREFIX, hashToken, REFRESH_TOKEN_PREFIX } from './tokens';
 
-export const OAUTH_BASE_PATH = '/api/auth';
 export const CONSENT_PAGE = '/oauth/consent';
 export const SIGN_IN_PAGE = '/sign-in';
 export const ERROR_PAGE = '/oauth/error';
@@ -88,12 +87,6 @@ export function oauthServer(requestUrl: string): OAuthServer {
     servers.set(origin, server);
   }
   return server;
-}
-
-export function appOriginOf(requestUrl: string): string {
-  const { appUrl, appOrigins } = env();
-  const origin = new URL(requestUrl).origin;
-  return appOrigins.includes(origin) ? origin : new URL(appUrl).origin;
 }
 
 export function issuerOf(origin: string): string {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useApi } from '../support/api';
+import { appOrigin } from '../support/settings';
 
 const api = useApi();
 const ORIGIN = 'https://integration.example';
@@ -64,10 +65,12 @@ describe('CORS, as GitHub answers it', () => {
 });
 
 describe('401', () => {
-  it('says how to authenticate: WWW-Authenticate: Bearer', async () => {
+  it('says how to authenticate: WWW-Authenticate: Bearer, naming the protected resource metadata (RFC 9728)', async () => {
     const response = await api.clientWith('tk_wrong').get('/web/statuses');
 
     expect(response.status).toBe(401);
-    expect(response.headers.get('www-authenticate')).toBe('Bearer');
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${appOrigin()}/.well-known/oauth-protected-resource/v1/public"`,
+    );
   });
 });

@@ -122,13 +122,28 @@ describe('GET /v1/public/openapi.json', () => {
     ).toEqual([...OPERATIONS].sort());
   });
 
-  it('has both security schemes, and every operation accepts either', () => {
+  it("has the key's two schemes and OAuth 2's authorization code with the three scopes; every operation accepts any, OAuth with its scope", () => {
+    const origin = new URL(env().appUrl).origin;
     expect(document.components.securitySchemes).toEqual({
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
       apiKeyHeader: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+      oauth2: expect.objectContaining({
+        type: 'oauth2',
+        flows: {
+          authorizationCode: {
+            authorizationUrl: `${origin}/api/auth/oauth2/authorize`,
+            tokenUrl: `${origin}/api/auth/oauth2/token`,
+            refreshUrl: `${origin}/api/auth/oauth2/token`,
+            scopes: { 'task:read': expect.any(String), 'task:create': expect.any(String), 'task:update': expect.any(String) },
+          },
+        },
+      }),
     });
+    const scopes = new Map(
+      [...procedureMetas(publicRouter).values()].map((meta) => [`${meta.openapi?.method.toUpperCase()} ${meta.openapi?.path}`, meta.scope]),
+    );
     for (const [name, operation] of operations()) {
-      expect(operation.security, name).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }]);
+      expect(operation.security, name).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: [scopes.get(name)] }]);
     }
   });
 

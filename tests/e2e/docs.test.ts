@@ -99,6 +99,12 @@ describe('the API reference (/docs) in a browser', () => {
 
   it('shows a curl example for an operation, and JavaScript and Python among the clients', async () => {
     const { page } = await openDocs(1280, 800);
+    // Scalar renders an operation once it is scrolled to, as a reader gets there from the sidebar.
+    await page
+      .getByRole('link', { name: 'List statuses' })
+      .or(page.getByText('List statuses', { exact: true }))
+      .first()
+      .click();
     const example = page.locator('.scalar-code-block', { hasText: '/v1/public/web/statuses' }).first();
     await expect.poll(() => example.textContent(), { timeout: 10_000 }).toContain(`curl ${app.baseUrl}/v1/public/web/statuses`);
 
@@ -124,6 +130,11 @@ describe('the API reference (/docs) in a browser', () => {
   it('sends a request from try-it to this server with a key', async () => {
     const key = await fx.key({ scopes: ['task:read'] });
     const { page } = await openDocs(1280, 800);
+    await page
+      .getByRole('link', { name: 'List statuses' })
+      .or(page.getByText('List statuses', { exact: true }))
+      .first()
+      .click();
     await page
       .getByRole('button', { name: /Test Request/ })
       .first()

@@ -1,8 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { db } from '../../server/db/client';
+import { createGrant } from '../../server/oauth/grants';
+import { addMember } from '../../server/workspaces/members';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import type { WorkspaceFixture } from '../support/fixtures';
+import { pkce, registerClient } from '../support/oauth';
 
 /** What every page of the look test is shown with: the app, and a workspace whose owner is signed in. */
 export interface LookContext {
@@ -21,6 +24,8 @@ export interface LookPage {
   prepare(context: LookContext): Promise<void>;
   /** Opens the page in the signed-in browser and waits until it shows what the screenshot should. */
   open(page: Page, context: LookContext): Promise<void>;
+  /** False for a page that shows no time at all (the consent page). */
+  showsTimes?: false;
 }
 
 const ago = (ms: number) => new Date(Date.now() - ms);
@@ -84,4 +89,68 @@ const webhooks: LookPage = {
   },
 };
 
-export const LOOK_PAGES: LookPage[] = [apiKeys, webhooks];
+/** An app registered as an OAuth client, as an MCP client registers itself. */
+async function oauthClient(name: string) {
+  const clientId = `look-${randomUUID()}`;
+  await db().oauthClient.create({
+    data: { id: randomUUID(), clientId, name, redirectUris: ['http://127.0.0.1:43117/callback'], tokenEndpointAuthMethod: 'none' },
+  });
+  return clientId;
+}
+
+const connectedApps: LookPage = {
+  name: 'apps',
+  async prepare({ fx }) {
+    const approver = await addMember(db(), {
+      workspaceId: fx.workspace.id,
+      email: `priya-${randomUUID()}@acme.test`,
+      name: 'Priya Raman',
+      role: 'admin',
+      password: `pw-${randomUUID()}`,
+    });
+    const grant = async (appName: string, scopes: ('task:read' | 'task:create' | 'task:update')[], projectId: string | null) =>
+      createGrant(db(), {
+        workspaceId: fx.workspace.id,
+        clientId: await oauthClient(appName),
+        appName,
+        scopes,
+        projectId,
+        approvedById: approver.id,
+      });
+    const claude = await grant('Claude', ['task:read', 'task:create', 'task:update'], null);
+    const sync = await grant('Roadmap sync', ['task:read'], fx.projects.web.id);
+    const old = await grant('Cursor', ['task:read', 'task:update'], null);
+    const keys = db().apiKey;
+    await keys.update({ where: { id: claude }, data: { createdAt: ago(6 * DAY), lastUsedAt: ago(2 * MINUTE) } });
+    await keys.update({ where: { id: sync }, data: { createdAt: ago(30 * DAY), lastUsedAt: ago(5 * 60 * MINUTE) } });
+    await keys.update({ where: { id: old }, data: { createdAt: ago(60 * DAY), lastUsedAt: ago(20 * DAY), revokedAt: ago(3 * DAY) } });
+  },
+  async open(page, { baseUrl, fx }) {
+    await page.goto(`${baseUrl}/settings/apps?workspace=${fx.workspace.slug}`);
+    await page.getByRole('row', { name: /Roadmap sync/ }).waitFor();
+  },
+};
+
+const consent: LookPage = {
+  name: 'consent',
+  showsTimes: false,
+  async prepare() {},
+  async open(page, { baseUrl }) {
+    // An MCP client's registration and authorization request, as Claude sends them; the browser follows to the consent page.
+    const client = await registerClient(baseUrl, { client_name: 'Claude' });
+    const query = new URLSearchParams({
+      response_type: 'code',
+      client_id: client.body.client_id,
+      redirect_uri: 'http://127.0.0.1:43117/callback',
+      scope: 'task:read task:create',
+      state: 'look',
+      code_challenge: pkce().challenge,
+      code_challenge_method: 'S256',
+      resource: `${baseUrl}/v1/mcp`,
+    });
+    await page.goto(`${baseUrl}/api/auth/oauth2/authorize?${query}`);
+    await page.getByRole('heading', { name: 'Connect Claude' }).waitFor();
+  },
+};
+
+export const LOOK_PAGES: LookPage[] = [apiKeys, webhooks, connectedApps, consent];

@@ -102,7 +102,7 @@ describe.each(LOOK_PAGES)('the $name page', (lookPage) => {
 
       expect(await page.evaluate(() => document.body.innerText)).not.toMatch(RAW_ISO);
       const shown = await times(page);
-      expect(shown.length).toBeGreaterThan(0);
+      if (lookPage.showsTimes !== false) expect(shown.length).toBeGreaterThan(0);
       for (const time of shown) {
         expect(time.text).toMatch(RELATIVE);
         expect(time.title).toContain(new Date(time.dateTime!).toISOString());

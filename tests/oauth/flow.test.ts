@@ -41,6 +41,38 @@ describe('discovery', () => {
     }
   });
 
+  it('the REST API has its own protected resource metadata, from the same authorization server with the same scopes', async () => {
+    const response = await fetch(`${api.server.baseUrl}/.well-known/oauth-protected-resource/v1/public`);
+
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      resource: restResource(),
+      authorization_servers: [`${appOrigin()}/api/auth`],
+      scopes_supported: ['task:read', 'task:create', 'task:update'],
+      bearer_methods_supported: ['header'],
+    });
+  });
+
+  it('every endpoint the authorization server metadata names is served (none answers 404)', async () => {
+    const metadata = (await (await fetch(`${api.server.baseUrl}/.well-known/oauth-authorization-server`)).json()) as Record<
+      string,
+      unknown
+    >;
+    const endpoints = Object.entries(metadata).filter(([name]) => name.endsWith('_endpoint'));
+
+    expect(endpoints.map(([name]) => name).sort()).toEqual([
+      'authorization_endpoint',
+      'registration_endpoint',
+      'revocation_endpoint',
+      'token_endpoint',
+    ]);
+    expect(Object.keys(metadata).filter((name) => name.startsWith('introspection'))).toEqual([]);
+    for (const [name, url] of endpoints) {
+      const served = await fetch(String(url).replace(appOrigin(), api.server.baseUrl), { method: 'POST', body: '' });
+      expect(served.status, name).not.toBe(404);
+    }
+  });
+
   it('the authorization server metadata (RFC 8414) is served at the root and at the issuer-path form, with PKCE S256 only', async () => {
     for (const path of ['/.well-known/oauth-authorization-server', '/.well-known/oauth-authorization-server/api/auth']) {
       const response = await fetch(api.server.baseUrl + path);
@@ -101,6 +133,30 @@ describe('a grant', () => {
     expect(response.headers.get('www-authenticate')).toMatch(
       /^Bearer error="insufficient_scope", scope="task:create", resource_metadata="/,
     );
+  });
+
+  it('on REST, a request the grant lacks the scope for answers 403 insufficient_scope naming the scope and the metadata', async () => {
+    const connected = await connectApp(
+      api.server.baseUrl,
+      admin.cookie,
+      { workspace: api.fixture.workspace.slug, scopes: ['task:read'] },
+      { resource: restResource() },
+    );
+    const response = await api.clientWith(connected.tokens.access_token).post('/web/tasks', { title: 'x' });
+
+    expect(response.status).toBe(403);
+    expect(response.body).toEqual({ statusCode: 403, message: 'Missing required scope: task:create' });
+    expect(response.headers.get('www-authenticate')).toBe(
+      `Bearer error="insufficient_scope", scope="task:create", resource_metadata="${appOrigin()}/.well-known/oauth-protected-resource/v1/public", error_description="Missing required scope: task:create"`,
+    );
+  });
+
+  it("a key's 403 for a scope it lacks carries no challenge: a key cannot be widened", async () => {
+    const readOnly = await api.fixture.key({ scopes: ['task:read'] });
+    const response = await api.clientWith(readOnly).post('/web/tasks', { title: 'x' });
+
+    expect(response.status).toBe(403);
+    expect(response.headers.get('www-authenticate')).toBeNull();
   });
 
   it('comments posted through it name the app as their author', async () => {

@@ -10,6 +10,7 @@ import * as webhooksCronRoute from '../../app/api/cron/webhooks/route';
 import * as purgeCronRoute from '../../app/api/cron/purge/route';
 import * as resourceMetadataRoute from '../../app/.well-known/oauth-protected-resource/route';
 import * as mcpResourceMetadataRoute from '../../app/.well-known/oauth-protected-resource/v1/mcp/route';
+import * as restResourceMetadataRoute from '../../app/.well-known/oauth-protected-resource/v1/public/route';
 import * as serverMetadataRoute from '../../app/.well-known/oauth-authorization-server/route';
 import * as issuerMetadataRoute from '../../app/.well-known/oauth-authorization-server/api/auth/route';
 
@@ -30,6 +31,7 @@ const routes: [RegExp, Record<string, unknown>][] = [
   [/^\/api\/cron\/purge$/, purgeCronRoute],
   [/^\/\.well-known\/oauth-protected-resource$/, resourceMetadataRoute],
   [/^\/\.well-known\/oauth-protected-resource\/v1\/mcp$/, mcpResourceMetadataRoute],
+  [/^\/\.well-known\/oauth-protected-resource\/v1\/public$/, restResourceMetadataRoute],
   [/^\/\.well-known\/oauth-authorization-server$/, serverMetadataRoute],
   [/^\/\.well-known\/oauth-authorization-server\/api\/auth$/, issuerMetadataRoute],
 ];

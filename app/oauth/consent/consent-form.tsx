@@ -1,17 +1,11 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import type { Scope } from '@/server/keys/scopes';
+import { SCOPE_DESCRIPTIONS, type Scope } from '@/server/keys/scopes';
 import { formProblem, internalApi } from '../../settings/internal-api';
 import { Button } from '../../ui/button';
 import { Callout } from '../../ui/feedback';
 import { Choice, ChoiceGroup, controlProps, Field, Form, FormActions } from '../../ui/form';
-
-const SCOPE_TEXT: Record<Scope, string> = {
-  'task:read': 'Read statuses, labels, members, tasks, comments and attachments',
-  'task:create': 'Create tasks and upload attachments',
-  'task:update': 'Change and delete tasks, add comments',
-};
 
 interface Workspace {
   id: string;
@@ -97,7 +91,7 @@ export function ConsentForm({
           </Field>
           <ChoiceGroup id="scopes" legend="It may">
             {scopes.map((scope) => (
-              <Choice key={scope} label={SCOPE_TEXT[scope]} description={<code>{scope}</code>}>
+              <Choice key={scope} label={SCOPE_DESCRIPTIONS[scope]} description={<code>{scope}</code>}>
                 <input type="checkbox" name="scopes" value={scope} defaultChecked />
               </Choice>
             ))}

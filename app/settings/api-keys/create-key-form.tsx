@@ -3,7 +3,7 @@
 import { useState } from 'react';
 import { EXPIRY_DAYS } from '@/server/settings/expiry-choices';
 import type { Expiry } from '@/server/settings/key-inputs';
-import { SCOPES, type Scope } from '@/server/keys/scopes';
+import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '@/server/keys/scopes';
 import { Button } from '../../ui/button';
 import { Choice, ChoiceGroup, controlProps, Field, Form, FormActions } from '../../ui/form';
 import { FormProblemAlert, useFormSubmission } from '../form-submission';
@@ -15,12 +15,6 @@ export interface Project {
 }
 
 export type CreatedKey = Awaited<ReturnType<typeof internalApi.keys.create.mutate>>;
-
-const SCOPE_TEXT: Record<Scope, string> = {
-  'task:read': 'read statuses, labels, members, tasks, comments and attachments',
-  'task:create': 'create tasks and upload attachments',
-  'task:update': 'change and delete tasks, add comments',
-};
 
 function expiryOf(form: FormData): Expiry {
   const choice = String(form.get('expiry'));
@@ -63,7 +57,7 @@ export function CreateKeyForm({
 
       <ChoiceGroup id="scopes" legend="Scopes" help="At least one." error={error('scopes')}>
         {SCOPES.map((scope) => (
-          <Choice key={scope} label={<code>{scope}</code>} description={SCOPE_TEXT[scope]}>
+          <Choice key={scope} label={<code>{scope}</code>} description={SCOPE_DESCRIPTIONS[scope]}>
             <input type="checkbox" name="scopes" value={scope} aria-invalid={error('scopes') ? true : undefined} />
           </Choice>
         ))}
