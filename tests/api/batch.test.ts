@@ -255,4 +255,53 @@ describe('PATCH /{projectSlug}/tasks/batch', () => {
     expect(again.text).toBe(first.text);
     expect((await api.client.get(`/${project.slug}/tasks/${tasks[0]!.id}`)).body.priority).toBe('high');
   });
+
+  it("an item naming another project's task, by id or external ID, is 404 and changes nothing", async () => {
+    const mine = await seeded(1);
+    const theirs = await seeded(1);
+
+    for (const id of [theirs.tasks[0]!.id, theirs.tasks[0]!.externalId]) {
+      const response = await api.client.patch(`/${mine.project.slug}/tasks/batch`, {
+        tasks: [
+          { id: mine.tasks[0]!.id, title: 'mine' },
+          { id, title: 'taken' },
+        ],
+      });
+
+      expect(response.status).toBe(404);
+      expect(errorOf(response).message).toBe('tasks[1].id: Task not found');
+    }
+    expect((await api.client.get(`/${theirs.project.slug}/tasks/${theirs.tasks[0]!.id}`)).body.title).toBe('task 0');
+    expect((await api.client.get(`/${mine.project.slug}/tasks/${mine.tasks[0]!.id}`)).body.title).toBe('task 0');
+  });
+
+  it('batches changing the same tasks at once, each in its own order, all succeed: none deadlocks another', async () => {
+    const { project, tasks } = await seeded(30);
+    const shuffled = () => [...tasks].sort(() => Math.random() - 0.5);
+
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, n) =>
+        api.client.patch(`/${project.slug}/tasks/batch`, { tasks: shuffled().map((task) => ({ id: task.id, title: `by ${n}` })) }),
+      ),
+    );
+
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(200));
+    const titles = new Set((await api.client.get(`/${project.slug}/tasks?limit=100`)).body.tasks.map((task) => task.title));
+    expect(titles.size).toBe(1);
+  });
+});
+
+describe('batches at once', () => {
+  it('creates sent together take distinct numbers, and the total counts every task', async () => {
+    const project = await freshProject();
+
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, (_, n) => api.client.post(`/${project.slug}/tasks/batch`, { tasks: titles(100, `batch ${n}`) })),
+    );
+
+    const numbers = answers.flatMap((answer) => answer.body.tasks.map((task) => task.externalId));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(201));
+    expect(new Set(numbers).size).toBe(600);
+    expect(await totalOf(project)).toBe(600);
+  });
 });
