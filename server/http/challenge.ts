@@ -2,11 +2,11 @@ import type { RequestState } from '../api/access';
 import { missingScope } from '../api/messages';
 import type { Scope } from '../keys/scopes';
 import { RESOURCE_PATHS, type ApiResource } from '../oauth/access-token';
-import { appOriginOf } from '../oauth/origin';
+import { appOriginOf, PROTECTED_RESOURCE_METADATA } from '../oauth/origin';
 
 /** Where a resource's metadata (RFC 9728) is: the path-suffixed form of the well-known URI. */
 export function resourceMetadataUrl(requestUrl: string, resource: ApiResource): string {
-  return `${appOriginOf(requestUrl)}/.well-known/oauth-protected-resource${RESOURCE_PATHS[resource]}`;
+  return `${appOriginOf(requestUrl)}${PROTECTED_RESOURCE_METADATA}${RESOURCE_PATHS[resource]}`;
 }
 
 /**

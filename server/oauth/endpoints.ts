@@ -1,5 +1,5 @@
 import { RESOURCE_PATHS } from './access-token';
-import { appOriginOf, OAUTH_BASE_PATH } from './origin';
+import { appOriginOf, OAUTH_BASE_PATH, PROTECTED_RESOURCE_METADATA } from './origin';
 import { oauthServer, type OAuthServer } from './provider';
 
 /**
@@ -18,12 +18,15 @@ const ENDPOINTS = new Map([
 // Clients in a browser (MCP Inspector, web apps) call these across origins, with no cookie.
 const CORS = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Headers': 'Authorization, Content-Type, Mcp-Protocol-Version' };
 
+/** An endpoint's path under the issuer, as ENDPOINTS names it. */
+const endpointPath = (url: string) => new URL(url).pathname.slice(OAUTH_BASE_PATH.length).replace(/\/+$/, '');
+
 export function isOAuthEndpoint(request: Request): boolean {
-  return ENDPOINTS.has(new URL(request.url).pathname.slice(OAUTH_BASE_PATH.length).replace(/\/+$/, ''));
+  return ENDPOINTS.has(endpointPath(request.url));
 }
 
 export async function handleOAuthEndpoint(request: Request): Promise<Response> {
-  const path = new URL(request.url).pathname.slice(OAUTH_BASE_PATH.length).replace(/\/+$/, '');
+  const path = endpointPath(request.url);
   const method = ENDPOINTS.get(path)!;
   const crossOrigin = method === 'POST';
   if (request.method === 'OPTIONS' && crossOrigin) {
@@ -108,8 +111,6 @@ export async function handleOAuthMetadata(request: Request): Promise<Response> {
   return withHeaders(response, { ...CORS, 'Cache-Control': 'public, max-age=300' });
 }
 
-const PROTECTED_RESOURCE_METADATA = '/.well-known/oauth-protected-resource';
-
 /**
  * The REST API's metadata (RFC 9728): the library serves the MCP server's only, and
  * the REST API is protected by the same authorization server with the same scopes.
@@ -134,8 +135,6 @@ function servedEndpointsOnly(metadata: object): Record<string, unknown> {
     Object.entries(metadata).filter(([name]) => !unserved.some((endpoint) => name === endpoint || name.startsWith(`${endpoint}_`))),
   );
 }
-
-const endpointPath = (url: string) => new URL(url).pathname.slice(OAUTH_BASE_PATH.length);
 
 function withHeaders(response: Response, extra: Record<string, string>): Response {
   const headers = new Headers(response.headers);
