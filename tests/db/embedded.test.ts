@@ -1,9 +1,11 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { once } from 'node:events';
+import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../server/db/client';
-import { openEmbeddedDatabase } from '../../server/db/embedded';
+import { openEmbeddedDatabase, startEmbeddedDatabase } from '../../server/db/embedded';
 import { migrateDatabase } from '../../server/db/migrate';
 import { runAdmin } from '../support/cli';
 
@@ -56,6 +58,41 @@ describe('embedded database', () => {
     } finally {
       await client.$disconnect();
       await running.stop();
+    }
+  });
+
+  it('hands a NOTIFY to each other connection listening on its channel, as a server does', { timeout: SLOW }, async () => {
+    const embedded = await startEmbeddedDatabase();
+    const [sender, listener, unlistened, elsewhere] = Array.from({ length: 4 }, () => new pg.Client(embedded.url));
+    const heard = new Map<pg.Client, string[]>();
+    try {
+      for (const client of [sender!, listener!, unlistened!, elsewhere!]) {
+        await client.connect();
+        heard.set(client, []);
+        client.on('notification', ({ channel, payload }) => heard.get(client)!.push(`${channel}:${payload}`));
+      }
+      await listener!.query('LISTEN "jobs:insert"; LISTEN other');
+      await unlistened!.query('LISTEN "jobs:insert"');
+      await unlistened!.query('UNLISTEN "jobs:insert"');
+      await elsewhere!.query('LISTEN other');
+
+      const arrived = once(listener!, 'notification');
+      await sender!.query('BEGIN');
+      await sender!.query(`SELECT pg_notify('jobs:insert', 'first')`);
+      await sender!.query('COMMIT');
+      await arrived;
+      // Each socket is in order: a notification on `done` comes after any earlier one.
+      await Promise.all([unlistened!, elsewhere!].map((client) => client.query('LISTEN done')));
+      const done = [unlistened!, elsewhere!].map((client) => once(client, 'notification'));
+      await sender!.query(`NOTIFY done, 'now'`);
+      await Promise.all(done);
+
+      expect(heard.get(listener!)).toEqual(['jobs:insert:first']);
+      expect(heard.get(unlistened!)).toEqual(['done:now']);
+      expect(heard.get(elsewhere!)).toEqual(['done:now']);
+    } finally {
+      await Promise.all([sender!, listener!, unlistened!, elsewhere!].map((client) => client.end()));
+      await embedded.stop();
     }
   });
 });
