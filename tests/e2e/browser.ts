@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM, waitForChromium } from '../support/chromium.mjs';
 
 // Debian's Chromium, kept off the network: no updates, sync or background fetches.
 const FLAGS = [
@@ -22,12 +23,14 @@ export interface Browser {
 
 /**
  * A headless Chromium with a fresh profile, allowed to use the clipboard on the app's
- * origin; `timezoneId` and `locale` are the reader's (the machine's by default).
+ * origin; `timezoneId` and `locale` are the reader's (the machine's by default). On a
+ * new machine it waits for the Chromium that `npm test` is installing meanwhile.
  */
 export async function launchBrowser(origin: string, reader: { timezoneId?: string; locale?: string } = {}): Promise<Browser> {
+  await waitForChromium();
   const profile = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-chromium-'));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: CHROMIUM,
     headless: true,
     args: FLAGS,
     viewport: { width: 1100, height: 760 },

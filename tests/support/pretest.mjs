@@ -1,6 +1,7 @@
 // Runs before `npm test`: brings what the suite needs beyond npm packages.
 // - Debian's Chromium, which the browser tests drive and no npm package can bring.
-//   Where we are root with apt (this project's machines and CI) it is installed once;
+//   Where we are root with apt (this project's machines and CI) it is installed once,
+//   in the background while the other tests run (tests/support/chromium.mjs);
 //   elsewhere the run stops and says how.
 // - zsh, in which the launchers' printed curl line is read as people paste it. The
 //   machine is left as it is: Debian's package is fetched and unpacked into
@@ -10,9 +11,9 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { CHROMIUM, startChromiumInstall } from './chromium.mjs';
 import { BUNDLED_ZSH, findZsh } from './shells.mjs';
 
-const CHROMIUM = '/usr/bin/chromium';
 const isRoot = process.getuid?.() === 0;
 const hasApt = fs.existsSync('/usr/bin/apt-get');
 
@@ -23,14 +24,9 @@ const apt = (args, options = {}) =>
     ...options,
   });
 
-if (!fs.existsSync(CHROMIUM)) {
-  if (!isRoot || !hasApt) {
-    console.error(`The browser test needs Chromium at ${CHROMIUM}: install it with \`sudo apt-get install chromium\`.`);
-    process.exit(1);
-  }
-  console.error("Installing Debian's Chromium for the browser test (once)…");
-  apt(['update']);
-  apt(['install', '-y', '--no-install-recommends', 'chromium']);
+if (!fs.existsSync(CHROMIUM) && (!isRoot || !hasApt)) {
+  console.error(`The browser test needs Chromium at ${CHROMIUM}: install it with \`sudo apt-get install chromium\`.`);
+  process.exit(1);
 }
 
 if (!findZsh()) {
@@ -65,4 +61,10 @@ function fetchZsh() {
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
+}
+
+// After zsh: its fetch may run apt-get update, which two apt-gets cannot run at once.
+if (!fs.existsSync(CHROMIUM)) {
+  console.error("Installing Debian's Chromium in the background (once): the browser tests, which come last, wait for it.");
+  startChromiumInstall();
 }
