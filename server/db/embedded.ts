@@ -2,6 +2,7 @@ import fs from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { serializeProtocolTurns } from '../vendor/pglite-socket-turns';
@@ -43,7 +44,7 @@ export async function startEmbeddedDatabase(options: StartOptions = {}): Promise
 
 /** A PGlite with the extensions the migrations use. */
 export function createEmbeddedPGlite(options: Omit<PGliteOptions, 'extensions'> = {}): Promise<PGlite> {
-  return PGlite.create({ ...options, extensions: { pg_trgm } });
+  return PGlite.create({ ...options, extensions: { pg_trgm, btree_gin } });
 }
 
 /** Serves an open PGlite on a loopback port; stopping closes its connections and leaves the PGlite open. */

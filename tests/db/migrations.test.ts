@@ -72,7 +72,7 @@ describe('migrations', () => {
         "task USING btree (project_id, COALESCE(due_date, 'infinity'::timestamp with time zone), id) WHERE (parent_id IS NULL)",
         "task USING btree (project_id, COALESCE(due_date, '-infinity'::timestamp with time zone), id) WHERE (parent_id IS NULL)",
         'task USING btree (parent_id)',
-        'task USING gin (title gin_trgm_ops)',
+        'task USING gin (project_id, title gin_trgm_ops)',
         'task_assignee USING btree (user_id)',
         'task_label USING btree (label_id)',
         'UNIQUE api_key USING btree (key_hash)',
@@ -87,5 +87,15 @@ describe('migrations', () => {
         'idempotency_record USING btree (expires_at)',
       ]),
     );
+  });
+
+  it("lead every index of the tasks with the project but the key's and the parent's, so a list reads its own project's entries only", async () => {
+    const rows = await db().$queryRaw<{ indexname: string; indexdef: string }[]>`
+      SELECT indexname, indexdef FROM pg_indexes WHERE schemaname = 'public' AND tablename = 'task'`;
+    const notByProject = rows.filter((row) => !/ USING \w+ \(project_id[ ,]/.test(row.indexdef)).map((row) => row.indexdef);
+    expect(notByProject.sort()).toEqual([
+      'CREATE INDEX task_parent_id_idx ON public.task USING btree (parent_id)',
+      'CREATE UNIQUE INDEX task_pkey ON public.task USING btree (id)',
+    ]);
   });
 });
