@@ -107,7 +107,12 @@ export const WORKER_APPLICATION_NAME = 'taskapi-webhooks';
  */
 function workerPool(connectionString: string): pg.Pool {
   const pool = new pg.Pool({ connectionString, max: CONCURRENCY + 1, application_name: WORKER_APPLICATION_NAME });
-  pool.on('error', (error) => logThrottled('webhooks.worker_connection_lost', LOST_CONNECTION_LOG_INTERVAL_MS, { error }));
+  const lost = (error: Error) => logThrottled('webhooks.worker_connection_lost', LOST_CONNECTION_LOG_INTERVAL_MS, { error });
+  // The pool hears its idle connections; a connection in use (the LISTEN one, held for the
+  // worker's life) is heard by its own handler. With both, graphile-worker installs none of
+  // its own and prints no warning that the pool lacks them.
+  pool.on('error', lost);
+  pool.on('connect', (client) => client.on('error', lost));
   return pool;
 }
 

@@ -1,5 +1,5 @@
 import { Prisma } from '../../server/db/generated/client';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
 import { startWebhookWorker, WORKER_APPLICATION_NAME } from '../../server/webhooks/worker';
 
@@ -24,5 +24,18 @@ describe.runIf(inject('testDatabase').kind === 'postgres')('the webhook worker',
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(uncaught).toEqual([]);
+  });
+});
+
+describe('the webhook worker', () => {
+  it("hears every connection's errors itself: graphile-worker prints no warning of a pool without error handlers", async () => {
+    const warn = vi.spyOn(console, 'warn');
+    try {
+      const worker = await startWebhookWorker(process.env.DATABASE_URL!, db);
+      await worker.stop();
+      expect(warn.mock.calls.flat().join('\n')).not.toMatch(/error handlers/);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
