@@ -2,7 +2,7 @@ import { initTRPC, type TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
 import { isSameOrigin } from '../auth/origin';
-import { sessionUser } from '../auth/session';
+import { sessionUser, type SignedInUser } from '../auth/session';
 import { canManageKeys, workspaceAccess } from '../auth/workspace-access';
 import { db } from '../db/client';
 import { env } from '../env';
@@ -17,6 +17,8 @@ import { text } from '../schemas/common';
  */
 export interface SettingsContext {
   headers: Headers;
+  /** The session's person when the edge looked it up already (gate.ts): null for none. */
+  user?: SignedInUser | null;
 }
 
 const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
@@ -82,7 +84,7 @@ export const sameOriginProcedure = t.procedure.use(({ type, ctx, next }) => {
 });
 
 export const signedInProcedure = sameOriginProcedure.use(async ({ ctx, next }) => {
-  const user = await sessionUser(ctx.headers);
+  const user = ctx.user !== undefined ? ctx.user : await sessionUser(ctx.headers);
   if (!user) throw new AppError('unauthorized', 'Sign in to continue');
   return next({ ctx: { ...ctx, user } });
 });

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
+import { rawRequest } from '../support/raw-http';
 import { appOrigin, createPerson, settingsClient, signIn, type SettingsError } from '../support/settings';
 
 let server: TestServer;
@@ -86,5 +87,38 @@ describe('settings API: errors carry the matching status and tRPC code', () => {
     const { status, error } = await raw('keys.nothing', { headers: { cookie: owner } });
     expect(status).toBe(404);
     expect(error.data).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404 });
+  });
+});
+
+describe('settings API: no work for a caller without a session', () => {
+  // The head announces a body the client never sends: a server that read it first would wait out its deadline.
+  const unsentBody = (path: string, headers: string) =>
+    rawRequest(
+      server.baseUrl,
+      `POST /api/internal/${path} HTTP/1.1\r\nHost: ${new URL(server.baseUrl).host}\r\n${headers}Content-Type: application/json\r\nContent-Length: 60000\r\n\r\n{`,
+    );
+
+  it('answers a signed-out mutation 401 from its head, without waiting for its body', async () => {
+    const response = await unsentBody('keys.create', `Origin: ${appOrigin()}\r\n`);
+    expect(response.status).toBe(401);
+    expect(JSON.parse(response.body).error).toMatchObject({
+      message: 'Sign in to continue',
+      data: { code: 'UNAUTHORIZED', httpStatus: 401 },
+    });
+  });
+
+  it('answers a signed-out cross-site mutation 403 from its head, as with a session', async () => {
+    const response = await unsentBody('keys.create', 'Origin: https://evil.example\r\n');
+    expect(response.status).toBe(403);
+    expect(JSON.parse(response.body).error.data).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+  });
+
+  it('answers each call of a signed-out batch 401 from its head', async () => {
+    const response = await unsentBody('keys.create,keys.revoke?batch=1', `Origin: ${appOrigin()}\r\n`);
+    expect(response.status).toBe(401);
+    expect(JSON.parse(response.body).map((answer: { error: SettingsError }) => answer.error.data.code)).toEqual([
+      'UNAUTHORIZED',
+      'UNAUTHORIZED',
+    ]);
   });
 });

@@ -1,24 +1,45 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
+import type { SignedInUser } from '@/server/auth/session';
 import { settingsRouter } from '@/server/settings/router';
+import { sessionBeforeBody } from '@/server/settings/gate';
 import { settingsError } from '@/server/settings/trpc';
 import { SETTINGS_BODY_LIMIT, withBodyLimit } from '@/server/http/limited-body-route';
 import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
 
 export const dynamic = 'force-dynamic';
 
-function answer(req: Request) {
+const ENDPOINT = '/api/internal';
+
+function answer(req: Request, user?: SignedInUser | null) {
   return fetchRequestHandler({
-    endpoint: '/api/internal',
+    endpoint: ENDPOINT,
     req,
     router: settingsRouter,
-    createContext: () => ({ headers: req.headers }),
+    createContext: () => ({ headers: req.headers, user }),
     // The status comes from the one error mapping, like the public API's.
     responseMeta: ({ errors }) => (errors[0] ? { status: settingsError(errors[0]).statusCode } : {}),
   });
 }
 
-const handle = withBodyLimit(SETTINGS_BODY_LIMIT, answer);
-// Sending a delivery again queues it: attempted once the answer has gone where no worker runs.
-const post = deliveringAfterResponse(handle);
+/**
+ * The session is looked up before the body is read: without one, the calls are
+ * answered from their head alone (the procedures' own refusals, 403 across sites and
+ * 401 otherwise, which come before their input), and the body is never read.
+ */
+async function post(req: Request) {
+  // A lookup that failed (the database away) is left to the procedures, whose refusal says so.
+  const user = await sessionBeforeBody(req, ENDPOINT).catch(() => undefined);
+  if (user === null) {
+    // An empty JSON object in its place: each call's input is then missing, and looked at after the refusal.
+    const headers = new Headers(req.headers);
+    headers.delete('content-length');
+    headers.delete('transfer-encoding');
+    headers.set('content-type', 'application/json');
+    return answer(new Request(req.url, { method: req.method, headers, body: '{}' }), null);
+  }
+  return withBodyLimit(SETTINGS_BODY_LIMIT, (bounded) => answer(bounded, user))(req);
+}
 
-export { handle as GET, post as POST };
+export const GET = withBodyLimit(SETTINGS_BODY_LIMIT, (req) => answer(req));
+// Sending a delivery again queues it: attempted once the answer has gone where no worker runs.
+export const POST = deliveringAfterResponse(post);
