@@ -14,8 +14,12 @@ const RESULT = path.join(STATE, 'result.json');
 const PID = path.join(STATE, 'installer.pid');
 const LOG = path.join(STATE, 'apt.log');
 
-/** Starts `apt-get install chromium` in a process of its own, which outlives pretest; answers at once. */
+/**
+ * Starts `apt-get install chromium` in a process of its own, which outlives pretest; answers at once.
+ * An installation still under way (a run started before it ended) is left to finish.
+ */
 export function startChromiumInstall() {
+  if (isRunning(installerPid())) return;
   fs.mkdirSync(STATE, { recursive: true });
   fs.rmSync(RESULT, { force: true });
   const log = fs.openSync(LOG, 'w');
@@ -43,7 +47,12 @@ function install() {
   fs.renameSync(`${RESULT}.partial`, RESULT);
 }
 
+function installerPid() {
+  return Number(fs.existsSync(PID) ? fs.readFileSync(PID, 'utf8') : 0);
+}
+
 function isRunning(pid) {
+  if (!pid) return false;
   try {
     process.kill(pid, 0);
     return true;
@@ -73,8 +82,7 @@ export async function waitForChromium() {
         if (result.ok && fs.existsSync(CHROMIUM)) return;
         throw new Error(`Installing Chromium failed (${result.error ?? 'no chromium after it'}); apt-get's output is in ${LOG}`);
       }
-      const pid = Number(fs.existsSync(PID) ? fs.readFileSync(PID, 'utf8') : 0);
-      if (!pid || !isRunning(pid)) {
+      if (!isRunning(installerPid())) {
         throw new Error(`The browser tests need Chromium at ${CHROMIUM}: \`npm test\` installs it, or \`sudo apt-get install chromium\`.`);
       }
       await changed();
