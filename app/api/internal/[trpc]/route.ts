@@ -3,7 +3,8 @@ import type { SignedInUser } from '@/server/auth/session';
 import { settingsRouter } from '@/server/settings/router';
 import { sessionBeforeBody } from '@/server/settings/gate';
 import { settingsError } from '@/server/settings/trpc';
-import { SETTINGS_BODY_LIMIT, withBodyLimit } from '@/server/http/limited-body-route';
+import { boundedRoute } from '@/server/http/exchange';
+import { readBodyWithin, SETTINGS_BODY_LIMIT, withBody, withBodyLimit } from '@/server/http/limited-body-route';
 import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
 
 export const dynamic = 'force-dynamic';
@@ -26,19 +27,18 @@ function answer(req: Request, user?: SignedInUser | null) {
  * answered from their head alone (the procedures' own refusals, 403 across sites and
  * 401 otherwise, which come before their input), and the body is never read.
  */
-async function post(req: Request) {
+const post = boundedRoute(async (req, exchange) => {
   // A lookup that failed (the database away) is left to the procedures, whose refusal says so.
   const user = await sessionBeforeBody(req, ENDPOINT).catch(() => undefined);
   if (user === null) {
     // An empty JSON object in its place: each call's input is then missing, and looked at after the refusal.
-    const headers = new Headers(req.headers);
-    headers.delete('content-length');
-    headers.delete('transfer-encoding');
-    headers.set('content-type', 'application/json');
-    return answer(new Request(req.url, { method: req.method, headers, body: '{}' }), null);
+    const unread = withBody(req, '{}');
+    unread.headers.set('content-type', 'application/json');
+    return answer(unread, null);
   }
-  return withBodyLimit(SETTINGS_BODY_LIMIT, (bounded) => answer(bounded, user))(req);
-}
+  const read = await readBodyWithin(req, exchange, SETTINGS_BODY_LIMIT);
+  return read instanceof Response ? read : answer(read, user);
+});
 
 export const GET = withBodyLimit(SETTINGS_BODY_LIMIT, (req) => answer(req));
 // Sending a delivery again queues it: attempted once the answer has gone where no worker runs.
