@@ -107,17 +107,18 @@ function notificationRouter(server: PGLiteSocketServer) {
      */
     track(handlerId: number, message: Uint8Array): string | null {
       if (message[0] !== QUERY) return null;
-      let stopped = false;
-      for (const { listen, channel } of listenChanges(Buffer.from(message.subarray(5)).toString('utf8'))) {
-        const channels = listening.get(handlerId) ?? new Set<string>();
+      const changes = listenChanges(Buffer.from(message.subarray(5)).toString('utf8'));
+      if (changes.length === 0) return null;
+      const channels = listening.get(handlerId) ?? new Set<string>();
+      for (const { listen, channel } of changes) {
         if (listen) channels.add(channel);
         else if (channel === '*') channels.clear();
         else channels.delete(channel);
-        listening.set(handlerId, channels);
-        stopped ||= !listen;
       }
-      const wanted = new Set([...listening.values()].flatMap((channels) => [...channels]));
-      return stopped && wanted.size > 0 ? [...wanted].map((channel) => `LISTEN ${quoted(channel)}`).join('; ') : null;
+      listening.set(handlerId, channels);
+      if (changes.every((change) => change.listen)) return null;
+      const wanted = new Set([...listening.values()].flatMap((listened) => [...listened]));
+      return wanted.size > 0 ? [...wanted].map((channel) => `LISTEN ${quoted(channel)}`).join('; ') : null;
     },
     /** A reader of one answer, or none when no other connection listens. */
     reader(sender: number): ((data: Uint8Array) => void) | null {
