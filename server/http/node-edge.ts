@@ -9,7 +9,7 @@ import { HEADERS_TOO_LARGE, MAX_TARGET_LENGTH, TARGET_TOO_LONG, UPLOAD_DEADLINE_
 import { lingerAfterAnswer } from './linger';
 import { requestUrl, sendWebResponse, toWebRequest } from './node-bridge';
 import { handleMcpRequest, MCP_PATH } from './mcp';
-import { isPublicApiPath, normalizePath } from './paths';
+import { isDecodablePath, isPublicApiPath, normalizePath } from './paths';
 import { handlePublicRequest } from './public-api';
 import { isUploadPath, serveUpload } from './direct-upload';
 
@@ -54,6 +54,7 @@ export function createEdgeListener(options: EdgeOptions) {
     const handle =
       path === MCP_PATH ? handleMcpRequest : isPublicApiPath(path) ? handlePublicRequest : isUploadPath(path) ? serveUpload : undefined;
     if (!handle) {
+      if (!isDecodablePath(path)) return answer(outgoing, 400, 'Request path is not percent-encoded UTF-8');
       void Promise.resolve(options.handleOther(incoming, outgoing)).catch((error: unknown) => failed(outgoing, error));
       return;
     }

@@ -23,6 +23,16 @@ export function normalizePath(pathname: string): string {
   return `/${segments.join('/')}${trailing}`;
 }
 
+/** Whether a path's percent-escapes spell UTF-8: Next.js answers 500 to one that does not. */
+export function isDecodablePath(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Whether a normalized path is the public API's: its OpenAPI document is a page of its own. */
 export function isPublicApiPath(path: string): boolean {
   return path.startsWith(`${PUBLIC_API_PREFIX}/`) && path !== OPENAPI_DOCUMENT;

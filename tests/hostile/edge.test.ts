@@ -141,6 +141,16 @@ describe('odd methods and targets', () => {
     expect(JSON.parse(response.body)).toEqual({ statusCode: 400, message: 'Request target must be a path starting with /' });
   });
 
+  it.each(['/api/auth/%E0%A4%A', '/storage/%ZZ', '/api/internal/%ED%A0%80'])(
+    'a path to Next.js whose escapes are not UTF-8 (%s) answers 400 in the error shape',
+    async (path) => {
+      const response = await rawRequest(app.baseUrl, `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
+
+      expect(response.status).toBe(400);
+      expect(JSON.parse(response.body)).toEqual({ statusCode: 400, message: 'Request path is not percent-encoded UTF-8' });
+    },
+  );
+
   it('TRACE answers 405 in the error shape', async () => {
     const response = await rawRequest(app.baseUrl, `TRACE /v1/public/web/tasks HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
 
