@@ -67,6 +67,8 @@ const UNAVAILABLE_DRIVER_MESSAGES = [
   'Connection terminated due to connection timeout',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',
+  // No answer to a statement in time (server/db/pool.ts): held in a pooler's queue, or a server that hangs.
+  'Query read timeout',
 ];
 
 /**

@@ -49,6 +49,8 @@ export interface PoolOptions {
   /** How the connections are named to PostgreSQL (pg_stat_activity), so each pool can be counted. */
   applicationName: string;
   onError(error: Error): void;
+  /** STATEMENT_TIMEOUT_MS unless given (tests). */
+  statementTimeoutMs?: number;
 }
 
 /**
@@ -64,7 +66,7 @@ export function createPool(options: PoolOptions): pg.Pool {
     Client: BoundedClient,
     application_name: options.applicationName,
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-    query_timeout: STATEMENT_TIMEOUT_MS,
+    query_timeout: options.statementTimeoutMs ?? STATEMENT_TIMEOUT_MS,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
   });
   pool.on('error', options.onError);
