@@ -25,8 +25,9 @@ import { updateStatement } from '../../server/tasks/update';
  * else: no framework, no validation, no rate limiter, no Prisma client. The reads
  * are the product's own functions (authenticateKey, listTasks, getTask) on a pg
  * pool (floor-db.ts); the writes' statements are the product's own builders'. So
- * the floor sends what the product sends, and what the product costs above this
- * is what its layers cost. Started by run.ts as its own process: FLOOR_PORT, DATABASE_URL,
+ * the floor sends what the product sends (run.ts compares the two, statement by
+ * statement, before it measures), and what the product costs above this is what
+ * its layers cost. Started by run.ts as its own process: FLOOR_PORT, DATABASE_URL,
  * DATABASE_POOL_SIZE.
  */
 
