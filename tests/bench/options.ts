@@ -13,6 +13,8 @@ export interface BenchOptions {
   redisUrl: string | null;
   /** PostgreSQL server on which the bench database is created and dropped. */
   serverUrl: string;
+  /** Only capture each scenario's statements, ours and the floor's, and compare them: no load, nothing written. */
+  statementsOnly: boolean;
   /** Run the scale section alone (scale.ts), replacing its part of latest.md. */
   scaleOnly: boolean;
   /** Top-level tasks of the scale section's projects, smallest first. */
@@ -20,7 +22,7 @@ export interface BenchOptions {
 }
 
 const USAGE = `npm run bench -- [--quick] [--seconds N] [--warmup N] [--connections 1,32] [--only list,get] [--skip-build] [--no-redis]
-  [--scale] [--scale-sizes 1000,100000,1000000]
+  [--statements] [--scale] [--scale-sizes 1000,100000,1000000]
   Environment: DATABASE_URL (server for the bench database; default postgres://postgres@127.0.0.1:5432/postgres),
   REDIS_URL (default redis://127.0.0.1:6379), BENCH_SECONDS, BENCH_WARMUP_SECONDS.`;
 
@@ -35,6 +37,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
       only: { type: 'string', default: '' },
       'skip-build': { type: 'boolean', default: false },
       'no-redis': { type: 'boolean', default: false },
+      statements: { type: 'boolean', default: false },
       scale: { type: 'boolean', default: false },
       'scale-sizes': { type: 'string', default: '1000,100000,1000000' },
       help: { type: 'boolean', default: false },
@@ -64,6 +67,7 @@ export function parseOptions(argv: string[], env: NodeJS.ProcessEnv): BenchOptio
     only: values.only.split(',').filter(Boolean),
     redisUrl: values['no-redis'] ? null : env.REDIS_URL || 'redis://127.0.0.1:6379',
     serverUrl: env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+    statementsOnly: values.statements,
     scaleOnly: values.scale,
     scaleSizes: values['scale-sizes']
       .split(',')

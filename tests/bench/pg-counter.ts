@@ -1,10 +1,17 @@
 import net from 'node:net';
 
+/** One statement as it went over the wire: its SQL and the values bound to its parameters. */
+export interface SentStatement {
+  text: string;
+  /** Text-format values as sent; binary ones as `\x` and hex; null for SQL NULL. */
+  params: (string | null)[];
+}
+
 export interface StatementCounter {
   /** postgres:// URL that reaches the database through the counter. */
   url: string;
   /** Statements sent since the last reset, in order; each Execute or simple Query is one. */
-  take(): string[];
+  take(): SentStatement[];
   close(): Promise<void>;
 }
 
@@ -14,25 +21,34 @@ const GSSENC_REQUEST = 80877104;
 
 /**
  * A TCP proxy in front of PostgreSQL that reads the client side of the wire
- * protocol and counts statements: a simple Query ('Q') is one, and so is each
- * Execute ('E') of the extended protocol, whose SQL is the last Parse ('P') seen
- * on that connection (unnamed statements, as node-postgres and Prisma's adapter
- * send them). Bytes are forwarded untouched, so the server under test needs no
- * instrumentation; only the counting run goes through it.
+ * protocol and records statements: a simple Query ('Q') is one, and so is each
+ * Execute ('E') of the extended protocol, with the SQL its portal was bound to
+ * (Parse, 'P', named or not) and the values that Bind ('B') gave it. Bytes are
+ * forwarded untouched, so the server under test needs no instrumentation; only
+ * the counting run goes through it.
  */
 export async function startStatementCounter(databaseUrl: string): Promise<StatementCounter> {
   const target = new URL(databaseUrl);
-  let statements: string[] = [];
+  let statements: SentStatement[] = [];
   const sockets = new Set<net.Socket>();
 
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
-    let lastParsed = '';
+    const parsed = new Map<string, string>();
+    const portals = new Map<string, SentStatement>();
     const reader = messageReader((type, payload) => {
-      if (type === 'P') lastParsed = parseText(payload);
-      else if (type === 'E') statements.push(lastParsed);
-      else if (type === 'Q') statements.push(cString(payload, 0));
+      if (type === 'P') {
+        const name = cString(payload, 0);
+        parsed.set(name, cString(payload, Buffer.byteLength(name) + 1));
+      } else if (type === 'B') {
+        const bound = readBind(payload);
+        portals.set(bound.portal, { text: parsed.get(bound.statement) ?? '', params: bound.params });
+      } else if (type === 'E') {
+        statements.push(portals.get(cString(payload, 0)) ?? { text: '', params: [] });
+      } else if (type === 'Q') {
+        statements.push({ text: cString(payload, 0), params: [] });
+      }
     });
     client.on('data', (chunk) => {
       reader(chunk);
@@ -93,10 +109,35 @@ function messageReader(onMessage: (type: string, payload: Buffer) => void): (chu
   };
 }
 
-/** Parse: statement name, then the SQL text, both NUL-terminated. */
-function parseText(payload: Buffer): string {
-  const nameEnd = payload.indexOf(0);
-  return cString(payload, nameEnd + 1);
+/**
+ * Bind: portal and statement names, the parameters' format codes (none: all text;
+ * one: all alike; else one each), then each value as a length (-1: NULL) and its bytes.
+ */
+function readBind(payload: Buffer): { portal: string; statement: string; params: (string | null)[] } {
+  const portal = cString(payload, 0);
+  let at = Buffer.byteLength(portal) + 1;
+  const statement = cString(payload, at);
+  at += Buffer.byteLength(statement) + 1;
+  const formats: number[] = [];
+  const formatCount = payload.readInt16BE(at);
+  at += 2;
+  for (let i = 0; i < formatCount; i++, at += 2) formats.push(payload.readInt16BE(at));
+  const paramCount = payload.readInt16BE(at);
+  at += 2;
+  const params: (string | null)[] = [];
+  for (let i = 0; i < paramCount; i++) {
+    const length = payload.readInt32BE(at);
+    at += 4;
+    if (length < 0) {
+      params.push(null);
+      continue;
+    }
+    const value = payload.subarray(at, at + length);
+    at += length;
+    const binary = (formats.length === 1 ? formats[0] : formats[i]) === 1;
+    params.push(binary ? `\\x${value.toString('hex')}` : value.toString('utf8'));
+  }
+  return { portal, statement, params };
 }
 
 function cString(payload: Buffer, start: number): string {

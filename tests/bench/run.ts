@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { countStatements } from './count';
+import { countStatements, fixedRequest, steadyStatements } from './count';
 import { createBenchDatabase, settleAfterWrites } from './database';
 import { drive, type LoadResult } from './load';
 import { describeMachine } from './machine';
@@ -10,6 +10,7 @@ import { parseOptions } from './options';
 import { profileServer } from './profile';
 import { startStatementCounter } from './pg-counter';
 import { checkAims, resultsTable, toMarkdown, type BenchReport, type LimiterStore, type Measurement, type QueryCount } from './report';
+import { statementDifference } from './same-statements';
 import { runScale } from './scale';
 import { pageSizeProbes, scenarios, type Scenario } from './scenarios';
 import { seedBench, type BenchFixture } from './seed';
@@ -18,9 +19,10 @@ import { buildApp, startProductionServer, startProcess, type RunningServer } fro
 
 /**
  * `npm run bench`: seeds a fresh database, builds and starts the production
- * server, and drives every scenario with autocannon, reads also against the
- * floor (tests/bench/floor.ts); then counts statements per request through a
- * proxy, and writes the figures to tests/bench/results/. See options.ts for flags.
+ * server, counts statements per request through a proxy and checks that the
+ * floor (tests/bench/floor.ts) sends the same ones as the server; then drives
+ * every scenario with autocannon, against the server and the floor, and writes
+ * the figures to tests/bench/results/. See options.ts for flags.
  */
 
 const options = parseOptions(process.argv.slice(2), process.env);
@@ -77,6 +79,14 @@ async function measure(url: string, scenario: Scenario, apiKey: string, connecti
   return drive(url, scenario, apiKey, connections, options.seconds);
 }
 
+/** The floor sends other statements than the server for a scenario: its ratio would measure something else. */
+class FloorMismatch extends Error {}
+
+/**
+ * Statements per request of each scenario, ours and the floor's; and the
+ * statements of one request, the same request to both, compared: a difference
+ * stops the run before anything is measured.
+ */
 async function countAll(databaseUrl: string, dataDir: string, fixture: BenchFixture, selected: Scenario[]): Promise<QueryCount[]> {
   const counter = await startStatementCounter(databaseUrl);
   cleanups.push(() => counter.close());
@@ -86,15 +96,19 @@ async function countAll(databaseUrl: string, dataDir: string, fixture: BenchFixt
   try {
     const probes = selected.some((s) => s.name === 'list') ? pageSizeProbes(fixture) : [];
     for (const scenario of [...selected, ...probes]) {
-      const ours = await countStatements(server.url, scenario, fixture.apiKey, counter);
-      const floorCount = scenario.floor ? await countStatements(floor.url, scenario, fixture.apiKey, counter) : null;
-      counts.push({
-        scenario: scenario.name,
-        perRequest: ours.perRequest,
-        floorPerRequest: floorCount?.perRequest ?? null,
-        statements: ours.statements,
-      });
-      log(`${scenario.name}: ${ours.perRequest} statements per request${floorCount ? ` (floor ${floorCount.perRequest})` : ''}`);
+      const perRequest = await countStatements(server.url, scenario, fixture.apiKey, counter);
+      const floorPerRequest = scenario.floor ? await countStatements(floor.url, scenario, fixture.apiKey, counter) : null;
+      const request = fixedRequest(scenario);
+      const ours = await steadyStatements(server.url, request, fixture.apiKey, counter);
+      if (scenario.floor) {
+        const difference = statementDifference(ours, await steadyStatements(floor.url, request, fixture.apiKey, counter));
+        if (difference) throw new FloorMismatch(`${scenario.name} (${request.method} ${request.path()}): ${difference}`);
+      }
+      counts.push({ scenario: scenario.name, perRequest, floorPerRequest, statements: ours[1].map((statement) => statement.text) });
+      log(
+        `${scenario.name}: ${perRequest} statements per request` +
+          (floorPerRequest === null ? '' : ` (floor ${floorPerRequest}; the same ${ours[1].length} statements)`),
+      );
     }
   } finally {
     await server.stop();
@@ -176,6 +190,10 @@ async function main(): Promise<void> {
 
   const selected = scenarios(fixture).filter((s) => options.only.length === 0 || options.only.includes(s.name));
   const queries = await countAll(database.url, dataDir, fixture, selected);
+  if (options.statementsOnly) {
+    log('the floor sends the same statements as the server in every scenario it serves');
+    return;
+  }
 
   const floor = await startFloor(database.url);
   cleanups.push(() => floor.stop());
@@ -280,6 +298,10 @@ async function main(): Promise<void> {
 
 try {
   await main();
+} catch (error) {
+  if (!(error instanceof FloorMismatch)) throw error;
+  log(`stopped: the floor does not send what the server sends, so its figures would not be a floor.\n${error.message}`);
+  process.exitCode = 1;
 } finally {
   await cleanUp();
 }
