@@ -20,7 +20,7 @@ describe.runIf(withRedis)('reads with a replica', () => {
   const api = useApi();
 
   /** The statements the replica served since the last look, the freshness checks aside. */
-  const servedByReplica = () => replica.take().filter((sql) => !sql.includes('pg_last_wal_replay_lsn'));
+  const servedByReplica = () => replica.take().filter((statement) => !statement.text.includes('pg_last_wal_replay_lsn'));
 
   async function readsReachReplica(client = api.client) {
     await vi.waitFor(
