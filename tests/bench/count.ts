@@ -1,5 +1,5 @@
 import { sendSequentially } from './load';
-import type { StatementCounter } from './pg-counter';
+import type { StatementCounter } from '../support/pg-counter';
 import type { Scenario } from './scenarios';
 
 const WARMUP_REQUESTS = 3;

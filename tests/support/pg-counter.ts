@@ -5,6 +5,8 @@ export interface StatementCounter {
   url: string;
   /** Statements sent since the last reset, in order; each Execute or simple Query is one. */
   take(): string[];
+  /** Client connections open through the counter now. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -18,16 +20,19 @@ const GSSENC_REQUEST = 80877104;
  * Execute ('E') of the extended protocol, whose SQL is the last Parse ('P') seen
  * on that connection (unnamed statements, as node-postgres and Prisma's adapter
  * send them). Bytes are forwarded untouched, so the server under test needs no
- * instrumentation; only the counting run goes through it.
+ * instrumentation; only the counting run goes through it. It also tells how many
+ * connections a client holds open through it, whatever they name themselves.
  */
 export async function startStatementCounter(databaseUrl: string): Promise<StatementCounter> {
   const target = new URL(databaseUrl);
   let statements: string[] = [];
   const sockets = new Set<net.Socket>();
+  const clients = new Set<net.Socket>();
 
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
+    clients.add(client);
     let lastParsed = '';
     const reader = messageReader((type, payload) => {
       if (type === 'P') lastParsed = parseText(payload);
@@ -44,6 +49,7 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
       upstream.destroy();
       sockets.delete(client);
       sockets.delete(upstream);
+      clients.delete(client);
     };
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
@@ -61,6 +67,7 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
       statements = [];
       return taken;
     },
+    connections: () => clients.size,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
