@@ -1,16 +1,17 @@
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { freePort } from '../support/ports';
+import { freePort } from './ports';
 
 const run = promisify(execFile);
 
 /**
- * Private database and Redis servers for fault tests, on ports of their own, so
- * that they can be stopped and started without touching the machine's shared ones.
+ * PostgreSQL servers of the tests' own, on ports of their own, so that they can be
+ * stopped, started and configured without touching the machine's shared one: a
+ * primary, and streaming replicas of it.
  */
 
 /** PostgreSQL's server binaries: PG_BIN, else the newest under /usr/lib/postgresql (Debian's layout). */
@@ -21,16 +22,53 @@ function postgresBin(): string {
 }
 
 export interface PrivatePostgres {
+  /** The `postgres` database as the superuser, over TCP. */
   url: string;
+  port: number;
+  /** The folder of its Unix socket, its data folder and its log. */
+  dir: string;
+  /** Runs one of PostgreSQL's tools as the user that owns the data (postgres, when the tests run as root). */
+  tool(name: string, args: string[]): Promise<{ stdout: string; stderr: string }>;
   start(): Promise<void>;
   stop(): Promise<void>;
   restart(): Promise<void>;
   remove(): Promise<void>;
 }
 
-export async function startPrivatePostgres(): Promise<PrivatePostgres> {
+/** Server settings, as `-c name=value` on its command line. */
+export type PostgresSettings = Record<string, string | number>;
+
+// Trust on loopback and the socket, for connections and for replication: these servers hold test data only.
+const HBA = [
+  'local all all trust',
+  'host all all 127.0.0.1/32 trust',
+  'local replication all trust',
+  'host replication all 127.0.0.1/32 trust',
+];
+
+/** A new primary: initdb into a temporary folder, started on a free port. */
+export async function startPrivatePostgres(settings: PostgresSettings = {}): Promise<PrivatePostgres> {
+  const server = await prepare('taskapi-pg-');
+  await server.tool('initdb', ['-D', server.data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
+  await fsp.writeFile(path.join(server.data, 'pg_hba.conf'), `${HBA.join('\n')}\n`);
+  return server.launch({ wal_level: 'replica', max_wal_senders: 4, ...settings });
+}
+
+/**
+ * A streaming replica of `primary`, as `pg_basebackup -R` makes one (a standby that
+ * connects back to the primary), started on a free port and read-only; settings
+ * such as `recovery_min_apply_delay` apply to it alone.
+ */
+export async function startPrivateReplica(primary: PrivatePostgres, settings: PostgresSettings = {}): Promise<PrivatePostgres> {
+  const server = await prepare('taskapi-pg-replica-');
+  const source = ['-h', '127.0.0.1', '-p', String(primary.port), '-U', 'postgres'];
+  await server.tool('pg_basebackup', [...source, '-D', server.data, '-R', '-X', 'stream', '--checkpoint=fast', '--no-sync']);
+  return server.launch({ hot_standby: 'on', ...settings });
+}
+
+async function prepare(prefix: string) {
   const bin = postgresBin();
-  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'taskapi-faults-pg-'));
+  const dir = await fsp.mkdtemp(path.join(os.tmpdir(), prefix));
   // initdb and postgres refuse to run as root: as root, they run as the postgres user.
   const asRoot = process.getuid?.() === 0;
   if (asRoot) {
@@ -38,53 +76,32 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     const { stdout: group } = await run('id', ['-g', 'postgres']);
     await fsp.chown(dir, Number(stdout), Number(group));
   }
-  const pg = (tool: string, args: string[]) =>
-    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, tool), ...args]) : run(path.join(bin, tool), args);
+  const tool = (name: string, args: string[]) =>
+    asRoot ? run('runuser', ['-u', 'postgres', '--', path.join(bin, name), ...args]) : run(path.join(bin, name), args);
   const data = path.join(dir, 'data');
-  const port = await freePort();
-  await pg('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
-  const ctl = (action: string, extra: string[] = []) =>
-    pg('pg_ctl', [action, '-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '60', ...extra]);
-  await ctl('start');
-  return {
-    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    start: () => ctl('start').then(() => {}),
-    // Fast shutdown: what an operator's restart does, and what ends the open connections.
-    stop: () => ctl('stop', ['-m', 'fast']).then(() => {}),
-    restart: () => ctl('restart', ['-m', 'fast']).then(() => {}),
-    async remove() {
-      await ctl('stop', ['-m', 'immediate']).catch(() => {});
-      await fsp.rm(dir, { recursive: true, force: true });
-    },
-  };
-}
 
-export interface PrivateRedis {
-  url: string;
-  stop(): Promise<void>;
-}
-
-export async function startPrivateRedis(): Promise<PrivateRedis> {
-  const port = await freePort();
-  const child: ChildProcess = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], {
-    stdio: 'ignore',
-  });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-  for (let tries = 0; ; tries++) {
-    const up = await run('redis-cli', ['-p', String(port), 'ping']).then(
-      ({ stdout }) => stdout.trim() === 'PONG',
-      () => false,
-    );
-    if (up) break;
-    if (tries > 100 || child.exitCode !== null) throw new Error(`redis-server did not start on port ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  async function launch(settings: PostgresSettings): Promise<PrivatePostgres> {
+    const port = await freePort();
+    const all: PostgresSettings = { listen_addresses: '127.0.0.1', fsync: 'off', ...settings };
+    const options = [`-p ${port}`, `-k ${dir}`, ...Object.entries(all).map(([name, value]) => `-c ${name}=${value}`)].join(' ');
+    const ctl = (action: string, extra: string[] = []) =>
+      tool('pg_ctl', [action, '-D', data, '-l', path.join(dir, 'log'), '-o', options, '-w', '-t', '60', ...extra]);
+    await ctl('start');
+    return {
+      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      port,
+      dir,
+      tool,
+      start: () => ctl('start').then(() => {}),
+      // Fast shutdown: what an operator's restart does, and what ends the open connections.
+      stop: () => ctl('stop', ['-m', 'fast']).then(() => {}),
+      restart: () => ctl('restart', ['-m', 'fast']).then(() => {}),
+      async remove() {
+        await ctl('stop', ['-m', 'immediate']).catch(() => {});
+        await fsp.rm(dir, { recursive: true, force: true });
+      },
+    };
   }
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    async stop() {
-      if (child.exitCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
+
+  return { data, tool, launch };
 }
