@@ -44,6 +44,9 @@ const wholeNumberSetting = (fallback: number, min: 0 | 1) => {
 const schema = z
   .object({
     DATABASE_URL: url(['postgres:', 'postgresql:']),
+    DATABASE_URL_UNPOOLED: url(['postgres:', 'postgresql:']),
+    DATABASE_REPLICA_URL: url(['postgres:', 'postgresql:']),
+    DATABASE_REPLICA_MAX_LAG_MS: wholeNumberSetting(2_000, 1),
     DATABASE_POOL_SIZE: wholeNumberSetting(10, 1),
     REDIS_URL: url(['redis:', 'rediss:']),
     UPSTASH_REDIS_REST_URL: url(['https:', 'http:']),
@@ -80,15 +83,46 @@ const schema = z
         ctx.addIssue({ code: 'custom', path: [missing], message: `must be set together with ${value[a] ? a : b}` });
       }
     }
-    // Serverless file systems are read-only and short-lived: nothing embedded can live there.
+    const sharedLimiter = Boolean(value.UPSTASH_REDIS_REST_URL || value.REDIS_URL);
+    // Serverless file systems are read-only and short-lived: nothing embedded can live there;
+    // and instances are many, so limits counted in one instance's memory would multiply.
     if (value.VERCEL) {
       for (const name of ['DATABASE_URL', 'APP_SECRET', 'BLOB_READ_WRITE_TOKEN'] as const) {
         if (!value[name]) ctx.addIssue({ code: 'custom', path: [name], message: 'is required on Vercel' });
       }
+      if (!sharedLimiter) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['UPSTASH_REDIS_REST_URL'],
+          message: 'or REDIS_URL is required on Vercel: each instance would count its own rate limits',
+        });
+      }
+    }
+    for (const name of ['DATABASE_URL_UNPOOLED', 'DATABASE_REPLICA_URL'] as const) {
+      if (value[name] && !value.DATABASE_URL) ctx.addIssue({ code: 'custom', path: [name], message: 'needs DATABASE_URL' });
+    }
+    // Who wrote a moment ago reads from the primary: every instance must see that mark.
+    if (value.DATABASE_REPLICA_URL && !sharedLimiter) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['DATABASE_REPLICA_URL'],
+        message: 'needs REDIS_URL or UPSTASH_REDIS_REST_URL, where every instance sees who has just written',
+      });
     }
   });
 
-export type DatabaseChoice = { kind: 'postgres'; url: string; poolSize: number } | { kind: 'embedded'; dir: string };
+export type DatabaseChoice =
+  | {
+      kind: 'postgres';
+      /** The app's queries; may be a transaction-mode pooler, so nothing that needs a session goes there. */
+      url: string;
+      /** A direct connection: migrations and the resident worker's LISTEN. DATABASE_URL when not set. */
+      directUrl: string;
+      /** A streaming replica the reads may go to (server/db/replica.ts). */
+      replica: { url: string; maxLagMs: number } | null;
+      poolSize: number;
+    }
+  | { kind: 'embedded'; dir: string };
 export type LimiterChoice = { kind: 'upstash'; url: string; token: string } | { kind: 'redis'; url: string } | { kind: 'memory' };
 export type StorageChoice = { kind: 'vercel-blob'; token: string } | { kind: 'local'; dir: string };
 
@@ -141,7 +175,13 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
   const dataDir = path.resolve(/*turbopackIgnore: true*/ process.cwd(), v.DATA_DIR ?? '.data');
   return {
     database: v.DATABASE_URL
-      ? { kind: 'postgres', url: v.DATABASE_URL, poolSize: v.DATABASE_POOL_SIZE }
+      ? {
+          kind: 'postgres',
+          url: v.DATABASE_URL,
+          directUrl: v.DATABASE_URL_UNPOOLED ?? v.DATABASE_URL,
+          replica: v.DATABASE_REPLICA_URL ? { url: v.DATABASE_REPLICA_URL, maxLagMs: v.DATABASE_REPLICA_MAX_LAG_MS } : null,
+          poolSize: v.DATABASE_POOL_SIZE,
+        }
       : { kind: 'embedded', dir: path.join(dataDir, 'postgres') },
     limiter:
       v.UPSTASH_REDIS_REST_URL && v.UPSTASH_REDIS_REST_TOKEN

@@ -6,6 +6,8 @@ import { migrateDatabase } from './migrate';
 export interface OpenDatabase {
   db: Db;
   url: string;
+  /** A direct connection's URL: migrations and LISTEN (the same as `url` unless DATABASE_URL_UNPOOLED says otherwise). */
+  directUrl: string;
   embedded: boolean;
   close(): Promise<void>;
 }
@@ -20,7 +22,7 @@ export async function openDatabase(options: { log(line: string): void; poolSize?
   const poolSize = options.poolSize ?? 2;
   if (database.kind === 'postgres') {
     const db = createDb(database.url, poolSize);
-    return { db, url: database.url, embedded: false, close: () => db.$disconnect() };
+    return { db, url: database.url, directUrl: database.directUrl, embedded: false, close: () => db.$disconnect() };
   }
   const embedded = await openEmbeddedDatabase(database.dir);
   if (embedded.owned) {
@@ -31,6 +33,7 @@ export async function openDatabase(options: { log(line: string): void; poolSize?
   return {
     db,
     url: embedded.url,
+    directUrl: embedded.url,
     embedded: true,
     async close() {
       await db.$disconnect();

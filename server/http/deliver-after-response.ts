@@ -1,9 +1,8 @@
 import { after } from 'next/server';
-import { db } from '../db/client';
+import { db, processPool } from '../db/client';
 import { env } from '../env';
 import { logEvent } from '../log';
 import { trackQueuedDeliveries } from '../webhooks/request-scope';
-import { runDueWebhooks } from '../webhooks/worker';
 import { aroundBoundedRoute } from './exchange';
 
 /**
@@ -22,13 +21,14 @@ export function deliveringAfterResponse(handler: (req: Request) => Promise<Respo
   return aroundBoundedRoute(handler, async (req) => {
     const config = env();
     if (config.webhookResidentWorker || config.database.kind !== 'postgres') return handler(req);
-    const { url } = config.database;
     const { result, queued } = await trackQueuedDeliveries(() => handler(req));
     if (queued) {
       after(() =>
-        runDueWebhooks(url, db, AFTER_RESPONSE_RUN_MS).catch((error: unknown) =>
-          logEvent('error', 'webhooks.after_response_failed', { error }),
-        ),
+        // Loaded only here and in the Cron routes: graphile-worker searches the disk for a
+        // config file as it loads, which no request that queued nothing should pay for.
+        import('../webhooks/worker')
+          .then(({ runDueWebhooks }) => runDueWebhooks(processPool(), db, AFTER_RESPONSE_RUN_MS))
+          .catch((error: unknown) => logEvent('error', 'webhooks.after_response_failed', { error })),
       );
     }
     return result;

@@ -1,7 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { db } from '../db/client';
+import type pg from 'pg';
+import { db, processPool } from '../db/client';
+import type { Db } from '../db/client';
 import { env } from '../env';
-import { runDueWebhooks, runPurge } from '../webhooks/worker';
 
 /**
  * How long one Cron call may run: the route's `maxDuration` (60 s) less room to
@@ -24,18 +25,21 @@ function authorised(req: Request): boolean {
  * bearer token, may call it.
  */
 export function answerWebhooksCron(req: Request): Promise<Response> {
-  return answerCron(req, runDueWebhooks);
+  return answerCron(req, async (...args) => (await import('../webhooks/worker')).runDueWebhooks(...args));
 }
 
 /** Vercel Cron's call of the purge (`vercel.json`, every 15 minutes), where no resident worker keeps its schedule. */
 export function answerPurgeCron(req: Request): Promise<Response> {
-  return answerCron(req, runPurge);
+  return answerCron(req, async (...args) => (await import('../webhooks/worker')).runPurge(...args));
 }
 
-async function answerCron(req: Request, work: typeof runDueWebhooks): Promise<Response> {
+/** A run on the process's pool within the time given; graphile-worker is loaded by the run, not by the route. */
+type Run = (pgPool: pg.Pool, db: () => Db, withinMs: number) => Promise<void>;
+
+async function answerCron(req: Request, work: Run): Promise<Response> {
   if (!authorised(req)) return Response.json({ statusCode: 401, message: 'Unauthorized' }, { status: 401 });
   const { database } = env();
   if (database.kind !== 'postgres') return Response.json({ statusCode: 503, message: 'Service temporarily unavailable' }, { status: 503 });
-  await work(database.url, db, CRON_RUN_MS);
+  await work(processPool(), db, CRON_RUN_MS);
   return Response.json({ ok: true }, { headers: { 'Cache-Control': 'no-store' } });
 }

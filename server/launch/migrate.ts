@@ -6,7 +6,7 @@ import { defaultMode, runMain } from './main';
 runMain(defaultMode(), async () => {
   const { database } = env();
   if (database.kind === 'postgres') {
-    await migrateDatabase(database.url);
+    await migrateDatabase(database.directUrl);
   } else {
     // Opening the embedded database migrates it.
     await (await openDatabase({ log: (line) => process.stderr.write(`${line}\n`) })).close();

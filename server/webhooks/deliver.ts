@@ -3,7 +3,7 @@ import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
 import type { Db } from '../db/client';
 import { env } from '../env';
-import { DELIVER_JOB } from './events';
+import { deliverJob } from './events';
 import { deliveryRefusal, guardedLookup } from './address';
 import { previousSecretSignsUntil } from './endpoints';
 import { openSecret } from './secret';
@@ -66,23 +66,64 @@ function signatures(
 }
 
 /**
+ * How long an attempt holds its delivery: well past its own bound, so that only an
+ * attempt that died in the middle (its process killed) lets another take it over.
+ */
+const CLAIM_MS = 6 * ATTEMPT_TIMEOUT_MS;
+
+interface Claimed {
+  id: string;
+  endpoint_id: string;
+  message_id: string;
+  payload: string;
+  attempts: number;
+  claimed_until: Date;
+  url: string;
+  secret_sealed: string;
+  previous_secret_sealed: string | null;
+  previous_secret_expires_at: Date | null;
+}
+
+/**
+ * Takes the delivery for one attempt: a compare-and-set on its state, so that of two
+ * jobs that reach the same pending delivery (a retry queued while an attempt ran, a
+ * worker on another instance) only one POSTs it. Null when it is not pending, its
+ * endpoint is disabled, or another attempt holds it.
+ */
+async function claimDelivery(db: Db, deliveryId: string): Promise<Claimed | null> {
+  const [claimed] = await db.$queryRaw<Claimed[]>`
+    UPDATE webhook_delivery d SET claimed_until = now() + ${CLAIM_MS} * interval '1 millisecond'
+    FROM webhook_endpoint e
+    WHERE d.id = ${deliveryId}::uuid AND d.status = 'pending' AND (d.claimed_until IS NULL OR d.claimed_until < now())
+      AND e.id = d.endpoint_id AND e.disabled_at IS NULL
+    RETURNING d.id::text, d.endpoint_id::text, d.message_id, d.payload, d.attempts, d.claimed_until,
+      e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at`;
+  return claimed ?? null;
+}
+
+/**
  * Makes one attempt at a delivery and records it. A 2xx delivers it; a 410 disables
  * the endpoint at once; anything else schedules the next attempt after the next
  * retry delay, and after the last one fails the endpoint is disabled with the reason.
+ * The record is written only by the attempt that still holds its claim.
  */
 export async function attemptDelivery(db: Db, deliveryId: string): Promise<void> {
-  const delivery = await db.webhookDelivery.findUnique({ where: { id: deliveryId }, include: { endpoint: true } });
-  if (!delivery || delivery.status !== 'pending' || delivery.endpoint.disabledAt) return;
-  const { endpoint } = delivery;
+  const delivery = await claimDelivery(db, deliveryId);
+  if (!delivery) return;
+  const endpoint = {
+    secretSealed: delivery.secret_sealed,
+    previousSecretSealed: delivery.previous_secret_sealed,
+    previousSecretExpiresAt: delivery.previous_secret_expires_at,
+  };
   const now = new Date();
   const outcome = await post(
-    new URL(endpoint.url),
+    new URL(delivery.url),
     {
       'content-type': 'application/json',
       'user-agent': 'task-api-webhooks',
-      'webhook-id': delivery.messageId,
+      'webhook-id': delivery.message_id,
       'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
-      'webhook-signature': signatures(endpoint, delivery.messageId, now, delivery.payload),
+      'webhook-signature': signatures(endpoint, delivery.message_id, now, delivery.payload),
     },
     delivery.payload,
   );
@@ -93,29 +134,31 @@ export async function attemptDelivery(db: Db, deliveryId: string): Promise<void>
   const exhausted = !delivered && !gone && attempts > delays.length;
   const failure = outcome.error ?? `HTTP ${outcome.code}`;
   await db.$transaction(async (tx) => {
-    await tx.webhookDelivery.update({
-      where: { id: delivery.id },
+    const { count } = await tx.webhookDelivery.updateMany({
+      where: { id: delivery.id, claimedUntil: delivery.claimed_until },
       data: {
         attempts,
         status: delivered ? 'delivered' : gone || exhausted ? 'failed' : 'pending',
         responseCode: outcome.code,
         durationMs: outcome.durationMs,
         lastError: delivered ? null : failure.slice(0, KEPT_ERROR_CHARS),
+        claimedUntil: null,
         updatedAt: new Date(),
       },
     });
+    // The claim ran out and another attempt took the delivery over: its record stands.
+    if (count === 0) return;
     if (gone || exhausted) {
       const reason = gone
         ? 'The endpoint answered 410 Gone.'
         : `Every attempt failed for ${describeDelay(delays.reduce((sum, delay) => sum + delay, 0))}; the last: ${failure.slice(0, 200)}`;
       await tx.webhookEndpoint.updateMany({
-        where: { id: endpoint.id, disabledAt: null },
+        where: { id: delivery.endpoint_id, disabledAt: null },
         data: { disabledAt: new Date(), disabledReason: reason },
       });
     } else if (!delivered) {
       const runAt = new Date(Date.now() + delays[attempts - 1]!);
-      await tx.$executeRaw`
-        SELECT graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${delivery.id}::text), run_at := ${runAt})`;
+      await tx.$executeRaw`SELECT ${deliverJob(delivery.id, runAt)}`;
     }
   });
 }

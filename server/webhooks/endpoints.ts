@@ -2,7 +2,7 @@ import type { Db } from '../db/client';
 import { badRequest, conflict, notFound } from '../errors';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 import { FORBIDDEN_ADDRESS, FORBIDDEN_PORT, isAllowedPort, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
-import { DELIVER_JOB, EVENT_TYPES, type EventType } from './events';
+import { deliverJob, EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
 import { noteDeliveryQueued } from './request-scope';
 
@@ -189,7 +189,7 @@ export async function resendDelivery(db: Db, workspaceId: string, endpointId: st
       const exists = await tx.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId }, select: { id: true } });
       throw exists ? conflict('This delivery is already waiting to be sent') : notFound(DELIVERY_NOT_FOUND);
     }
-    await tx.$executeRaw`SELECT graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${deliveryId}::text))`;
+    await tx.$executeRaw`SELECT ${deliverJob(deliveryId)}`;
   });
   noteDeliveryQueued();
 }

@@ -9,6 +9,19 @@ export type EventType = (typeof EVENT_TYPES)[number];
 /** The graphile-worker task that delivers one webhook_delivery row. */
 export const DELIVER_JOB = 'webhook_deliver';
 
+/**
+ * Queues the attempt at a delivery, as an SQL expression. The job's key is the
+ * delivery: one job per delivery, so queuing it again (a resend, a retry) moves that
+ * job rather than adding a second (graphile-worker gives a new job the key only when
+ * the one holding it is running: that one is the attempt queuing its own retry).
+ */
+export function deliverJob(deliveryId: Prisma.Sql | string, runAt?: Date): Prisma.Sql {
+  const id = typeof deliveryId === 'string' ? Prisma.sql`${deliveryId}::text` : deliveryId;
+  return runAt
+    ? Prisma.sql`graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${id}), run_at := ${runAt}, job_key := ${id})`
+    : Prisma.sql`graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${id}), job_key := ${id})`;
+}
+
 type Tx = Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>;
 
 /** What changed, as the event's `data` holds it beside `workspace` and `project`. */
@@ -89,7 +102,7 @@ export async function enqueueEvents(tx: Tx, project: ProjectRef, type: EventType
       FROM unnest(${deliveries.map((d) => d.id)}::uuid[], ${deliveries.map((d) => d.endpointId)}::uuid[], ${deliveries.map((d) => d.payload)}::text[])
         AS d (id, endpoint_id, payload)
       RETURNING id)
-    SELECT count(graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', added.id::text)))::int AS queued FROM added`;
+    SELECT count(${deliverJob(Prisma.sql`added.id::text`)})::int AS queued FROM added`;
   noteDeliveryQueued();
 }
 

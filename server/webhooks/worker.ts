@@ -1,6 +1,7 @@
 import { Logger, parseCronItems, run, runOnce, type Task, type TaskList } from 'graphile-worker';
-import pg from 'pg';
-import type { Db } from '../db/client';
+import type pg from 'pg';
+import { dbOnPool, type Db } from '../db/client';
+import { createPool } from '../db/pool';
 import { logEvent, logThrottled } from '../log';
 import { PURGE_SCHEDULE, PURGE_TASK, purgeStorage, type PurgeCursor } from '../retention/purge';
 import { ATTEMPT_TIMEOUT_MS, attemptDelivery } from './deliver';
@@ -95,42 +96,44 @@ const purgeCron = () =>
 
 const LOST_CONNECTION_LOG_INTERVAL_MS = 60_000;
 
-/** How the worker's connections are named to PostgreSQL (pg_stat_activity). */
+/** How the resident worker's connections are named to PostgreSQL (pg_stat_activity). */
 export const WORKER_APPLICATION_NAME = 'taskapi-webhooks';
 
-/**
- * The worker's connections, in a pool of ours rather than one graphile-worker makes:
- * its stop() resolves while its pool's connections are still closing, and it has
- * stopped listening for their errors by then, so a connection the database ended in
- * that moment (a restart, a dropped database) was an unheard 'error' event, which
- * ends the process. Ours is heard for its whole life, and ended after the worker stops.
- */
-function workerPool(connectionString: string): pg.Pool {
-  const pool = new pg.Pool({ connectionString, max: CONCURRENCY + 1, application_name: WORKER_APPLICATION_NAME });
-  const lost = (error: Error) => logThrottled('webhooks.worker_connection_lost', LOST_CONNECTION_LOG_INTERVAL_MS, { error });
-  // The pool hears its idle connections; a connection in use (the LISTEN one, held for the
-  // worker's life) is heard by its own handler. With both, graphile-worker installs none of
-  // its own and prints no warning that the pool lacks them.
-  pool.on('error', lost);
-  pool.on('connect', (client) => client.on('error', lost));
-  return pool;
-}
+/** The resident worker's connections: one held by LISTEN, one for each attempt under way. */
+export const WORKER_POOL_SIZE = CONCURRENCY + 1;
 
 export interface WebhookWorker {
   /** Lets the attempts under way finish, takes no more, and closes every connection of the worker. */
   stop(): Promise<void>;
 }
 
-/** The long-running worker beside the server: jobs start as soon as their transaction commits (LISTEN/NOTIFY). */
-export async function startWebhookWorker(connectionString: string, db: () => Db): Promise<WebhookWorker> {
-  const pgPool = workerPool(connectionString);
-  const runner = await run({ pgPool, taskList: tasks(db), parsedCronItems: purgeCron(), ...options }).catch(async (error: unknown) => {
-    await pgPool.end();
-    throw error;
+/**
+ * The long-running worker beside the server: jobs start as soon as their transaction
+ * commits (LISTEN/NOTIFY). Its one pool, shared by graphile-worker and the attempts'
+ * own statements, is on the direct URL: a transaction-mode pooler drops LISTEN's
+ * notifications, and with them graphile-worker's notice of a breaking migration.
+ * The pool is ours rather than one graphile-worker makes: its stop() resolves while
+ * its pool's connections are still closing, and it has stopped listening for their
+ * errors by then; ours are heard for their whole life (server/db/pool.ts).
+ */
+export async function startWebhookWorker(directUrl: string): Promise<WebhookWorker> {
+  const pgPool = createPool({
+    url: directUrl,
+    max: WORKER_POOL_SIZE,
+    applicationName: WORKER_APPLICATION_NAME,
+    onError: (error) => logThrottled('webhooks.worker_connection_lost', LOST_CONNECTION_LOG_INTERVAL_MS, { error }),
   });
+  const workerDb = dbOnPool(pgPool, false);
+  const runner = await run({ pgPool, taskList: tasks(() => workerDb), parsedCronItems: purgeCron(), ...options }).catch(
+    async (error: unknown) => {
+      await pgPool.end();
+      throw error;
+    },
+  );
   return {
     async stop() {
       await runner.stop();
+      await workerDb.$disconnect();
       await pgPool.end();
     },
   };
@@ -140,15 +143,11 @@ export async function startWebhookWorker(connectionString: string, db: () => Db)
  * Runs the jobs that are due now, then returns, within `withinMs`: for a Cron route or
  * a function's after(), which the platform ends at its time limit. No attempt starts
  * later than one attempt's timeout before the end; the jobs left over are queued again
- * for the next run, their attempts untouched.
+ * for the next run, their attempts untouched. It runs on the process's own pool (no
+ * LISTEN: a pooler is fine), so a request that queued a delivery opens no pool of its own.
  */
-export async function runDueWebhooks(connectionString: string, db: () => Db, withinMs: number): Promise<void> {
-  const pgPool = workerPool(connectionString);
-  try {
-    await runOnce({ pgPool, taskList: { [DELIVER_JOB]: deliverTask(db, Date.now() + withinMs - ATTEMPT_TIMEOUT_MS) }, ...options });
-  } finally {
-    await pgPool.end();
-  }
+export async function runDueWebhooks(pgPool: pg.Pool, db: () => Db, withinMs: number): Promise<void> {
+  await runOnce({ pgPool, taskList: { [DELIVER_JOB]: deliverTask(db, Date.now() + withinMs - ATTEMPT_TIMEOUT_MS) }, ...options });
 }
 
 /**
@@ -156,12 +155,7 @@ export async function runDueWebhooks(connectionString: string, db: () => Db, wit
  * unless one is queued already, then runs it, and the runs it queues after it,
  * within `withinMs`; what is left waits for the next call.
  */
-export async function runPurge(connectionString: string, db: () => Db, withinMs: number): Promise<void> {
-  const pgPool = workerPool(connectionString);
-  try {
-    await pgPool.query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key := $1, max_attempts := 1)`, [PURGE_TASK]);
-    await runOnce({ pgPool, taskList: { [PURGE_TASK]: purgeTask(db, Date.now() + withinMs - PURGE_RUN_MS) }, ...options });
-  } finally {
-    await pgPool.end();
-  }
+export async function runPurge(pgPool: pg.Pool, db: () => Db, withinMs: number): Promise<void> {
+  await pgPool.query(`SELECT graphile_worker.add_job($1, '{}'::json, job_key := $1, max_attempts := 1)`, [PURGE_TASK]);
+  await runOnce({ pgPool, taskList: { [PURGE_TASK]: purgeTask(db, Date.now() + withinMs - PURGE_RUN_MS) }, ...options });
 }

@@ -33,7 +33,13 @@ describe('configuration', () => {
       BLOB_READ_WRITE_TOKEN: 'vercel_blob_rw_store123_secret',
       RATE_LIMIT_PER_MINUTE: '600',
     });
-    expect(env.database).toEqual({ kind: 'postgres', url: 'postgres://app@db.internal:5432/tasks', poolSize: 10 });
+    expect(env.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://app@db.internal:5432/tasks',
+      directUrl: 'postgres://app@db.internal:5432/tasks',
+      replica: null,
+      poolSize: 10,
+    });
     expect(env.limiter).toEqual({ kind: 'redis', url: 'redis://127.0.0.1:6379' });
     expect(env.storage).toEqual({ kind: 'vercel-blob', token: 'vercel_blob_rw_store123_secret' });
     expect(env.rateLimitPerMinute).toBe(600);
@@ -67,12 +73,41 @@ describe('configuration', () => {
     expect(problems({ BLOB_READ_WRITE_TOKEN: 'abc' })).toEqual(['BLOB_READ_WRITE_TOKEN must look like vercel_blob_rw_<storeId>_<secret>']);
   });
 
-  it('requires the real components on Vercel, where nothing embedded can live', () => {
+  it('requires the real components on Vercel, where nothing embedded can live and instances are many', () => {
     expect(problems({ VERCEL: '1' })).toEqual([
       'DATABASE_URL is required on Vercel',
       'APP_SECRET is required on Vercel',
       'BLOB_READ_WRITE_TOKEN is required on Vercel',
+      'UPSTASH_REDIS_REST_URL or REDIS_URL is required on Vercel: each instance would count its own rate limits',
     ]);
+  });
+
+  it('takes the pooled URL for queries, the unpooled one for migrations and LISTEN, and a replica for reads', () => {
+    const env = parseEnv({
+      DATABASE_URL: 'postgres://app@db-pooler.internal:6543/tasks',
+      DATABASE_URL_UNPOOLED: 'postgres://app@db.internal:5432/tasks',
+      DATABASE_REPLICA_URL: 'postgres://app@db-replica.internal:5432/tasks',
+      REDIS_URL: 'redis://127.0.0.1:6379',
+    });
+    expect(env.database).toEqual({
+      kind: 'postgres',
+      url: 'postgres://app@db-pooler.internal:6543/tasks',
+      directUrl: 'postgres://app@db.internal:5432/tasks',
+      replica: { url: 'postgres://app@db-replica.internal:5432/tasks', maxLagMs: 2000 },
+      poolSize: 10,
+    });
+  });
+
+  it('refuses a replica without a store every instance shares, where who has just written is kept', () => {
+    expect(problems({ DATABASE_URL: 'postgres://db/tasks', DATABASE_REPLICA_URL: 'postgres://replica/tasks' })).toEqual([
+      'DATABASE_REPLICA_URL needs REDIS_URL or UPSTASH_REDIS_REST_URL, where every instance sees who has just written',
+    ]);
+  });
+
+  it('refuses an unpooled or replica URL without DATABASE_URL', () => {
+    expect(
+      problems({ DATABASE_URL_UNPOOLED: 'postgres://db/tasks', DATABASE_REPLICA_URL: 'postgres://replica/tasks', REDIS_URL: 'redis://r' }),
+    ).toEqual(['DATABASE_URL_UNPOOLED needs DATABASE_URL', 'DATABASE_REPLICA_URL needs DATABASE_URL']);
   });
 
   it("takes the app URL from APP_URL, else from a Vercel deployment's own URL", () => {

@@ -28,7 +28,7 @@ beforeAll(async () => {
   receiver = await startReceiver();
   // The endpoint is a receiver on this machine's loopback, delivered to by a worker in this
   // process, which opens the secrets the server sealed: both share one app secret.
-  worker = await startWebhookWorker(process.env.DATABASE_URL!, db);
+  worker = await startWebhookWorker(process.env.DATABASE_URL!);
   app = await startAppServer(process.env.DATABASE_URL!, { WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', APP_SECRET: appSecret() });
   browser = await launchBrowser(app.baseUrl);
 }, 600_000);

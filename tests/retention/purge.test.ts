@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { db } from '../../server/db/client';
+import { db, processPool } from '../../server/db/client';
 import { purgeStorage } from '../../server/retention/purge';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { runPurge } from '../../server/webhooks/worker';
@@ -126,7 +126,7 @@ describe('the purge where no worker keeps a schedule (Vercel Cron)', () => {
   });
 
   it('runPurge leaves no job of its own behind', async () => {
-    await runPurge(process.env.DATABASE_URL!, db, 50_000);
+    await runPurge(processPool(), db, 50_000);
     const jobs = await db().$queryRaw<{ count: number }[]>`
       SELECT count(*)::int AS count FROM graphile_worker.jobs WHERE task_identifier = 'storage_purge'`;
     expect(jobs).toEqual([{ count: 0 }]);

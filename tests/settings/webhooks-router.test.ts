@@ -92,7 +92,7 @@ beforeAll(async () => {
   server = await startTestServer();
   fx = await createWorkspaceFixture();
   receiver = await startReceiver();
-  worker = await startWebhookWorker(process.env.DATABASE_URL!, db);
+  worker = await startWebhookWorker(process.env.DATABASE_URL!);
   [owner, admin] = await Promise.all([cookieOf('owner'), cookieOf('admin')]);
 });
 afterAll(async () => {

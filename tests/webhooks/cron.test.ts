@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../../server/db/client';
+import { db, processPool } from '../../server/db/client';
 import { ATTEMPT_TIMEOUT_MS } from '../../server/webhooks/deliver';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { runDueWebhooks } from '../../server/webhooks/worker';
@@ -56,14 +56,14 @@ describe('a run within a time limit (the Cron route, after a response)', () => {
     for (let i = 0; i < 8; i += 1) expect((await api.client.post('/web/tasks', { title: `Queued ${i}` })).status).toBe(201);
 
     // The last attempt may start 0.5 s in: the four the worker took at once, each answered after 1.5 s.
-    await runDueWebhooks(process.env.DATABASE_URL!, db, ATTEMPT_TIMEOUT_MS + 500);
+    await runDueWebhooks(processPool(), db, ATTEMPT_TIMEOUT_MS + 500);
     expect(receiver.received(path)).toHaveLength(4);
     const waiting = await db().webhookDelivery.findMany({ where: { endpointId: hook.id, status: 'pending' }, select: { attempts: true } });
     expect(waiting.map((delivery) => delivery.attempts)).toEqual([0, 0, 0, 0]);
 
     // Queued again a moment ahead, so the run that had no time for them ended.
     await new Promise((resolve) => setTimeout(resolve, 1_100));
-    await runDueWebhooks(process.env.DATABASE_URL!, db, 60_000);
+    await runDueWebhooks(processPool(), db, 60_000);
     expect(receiver.received(path)).toHaveLength(8);
     expect(await db().webhookDelivery.count({ where: { endpointId: hook.id, status: 'delivered' } })).toBe(8);
   });

@@ -3,7 +3,8 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
 import { createEndpoint } from '../../server/webhooks/endpoints';
-import type { EventType } from '../../server/webhooks/events';
+import { attemptDelivery } from '../../server/webhooks/deliver';
+import { deliverJob, type EventType } from '../../server/webhooks/events';
 import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/worker';
 import { useApi } from '../support/api';
 import { createTask, startReceiver, type Received } from './receiver';
@@ -18,7 +19,7 @@ let worker: WebhookWorker;
 
 beforeAll(async () => {
   receiver = await startReceiver();
-  worker = await startWebhookWorker(process.env.DATABASE_URL!, db);
+  worker = await startWebhookWorker(process.env.DATABASE_URL!);
 });
 afterAll(async () => {
   await worker.stop();
@@ -127,5 +128,50 @@ describe('delivery', () => {
     expect(delivery).toMatchObject({ status: 'failed', attempts: 3, responseCode: 500, lastError: 'HTTP 500' });
     const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } });
     expect(row.disabledReason).toBe('Every attempt failed for 0 s; the last: HTTP 500');
+  });
+});
+
+describe('one attempt at a time', () => {
+  /** A pending delivery with no job queued for it, as two racing jobs would find it. */
+  async function pendingDelivery(endpointId: string) {
+    const id = randomUUID();
+    await db().webhookDelivery.create({
+      data: { id, endpointId, messageId: `msg_${id.replaceAll('-', '')}`, eventType: 'task.created', payload: '{"type":"task.created"}' },
+    });
+    return id;
+  }
+
+  it('two attempts that reach the same pending delivery POST it once', async () => {
+    const hook = await endpoint(['task.created']);
+    receiver.delay(hook.id, 300);
+    const id = await pendingDelivery(hook.id);
+    await Promise.all([attemptDelivery(db(), id), attemptDelivery(db(), id)]);
+    expect(hook.received()).toHaveLength(1);
+    expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id } })).toMatchObject({
+      status: 'delivered',
+      attempts: 1,
+      claimedUntil: null,
+    });
+  });
+
+  it('an attempt that died holding its claim is taken over once the claim runs out, with the same webhook-id', async () => {
+    const hook = await endpoint(['task.created']);
+    const id = await pendingDelivery(hook.id);
+    await db().webhookDelivery.update({ where: { id }, data: { claimedUntil: new Date(Date.now() + 60_000) } });
+    await attemptDelivery(db(), id);
+    expect(hook.received()).toHaveLength(0);
+    await db().webhookDelivery.update({ where: { id }, data: { claimedUntil: new Date(Date.now() - 1) } });
+    await attemptDelivery(db(), id);
+    expect(hook.received().map((request) => request.headers['webhook-id'])).toEqual([`msg_${id.replaceAll('-', '')}`]);
+  });
+
+  it('queuing a delivery again moves its one job instead of adding another', async () => {
+    const hook = await endpoint(['task.created']);
+    const id = await pendingDelivery(hook.id);
+    const later = new Date(Date.now() + 3_600_000);
+    await db().$executeRaw`SELECT ${deliverJob(id, later)}`;
+    await db().$executeRaw`SELECT ${deliverJob(id, later)}`;
+    const [row] = await db().$queryRaw<{ jobs: number }[]>`SELECT count(*)::int AS jobs FROM graphile_worker.jobs WHERE key = ${id}`;
+    expect(row?.jobs).toBe(1);
   });
 });

@@ -15,7 +15,7 @@ describe.runIf(inject('testDatabase').kind === 'postgres')('the webhook worker',
     process.on('uncaughtException', record);
     // With graphile-worker's own pool, about one stop in three left an unheard connection.
     for (let round = 0; round < 10; round++) {
-      const worker = await startWebhookWorker(process.env.DATABASE_URL!, db);
+      const worker = await startWebhookWorker(process.env.DATABASE_URL!);
       await new Promise((resolve) => setTimeout(resolve, 100));
       await worker.stop();
       await db().$queryRaw(
@@ -31,7 +31,7 @@ describe('the webhook worker', () => {
   it("hears every connection's errors itself: graphile-worker prints no warning of a pool without error handlers", async () => {
     const warn = vi.spyOn(console, 'warn');
     try {
-      const worker = await startWebhookWorker(process.env.DATABASE_URL!, db);
+      const worker = await startWebhookWorker(process.env.DATABASE_URL!);
       await worker.stop();
       expect(warn.mock.calls.flat().join('\n')).not.toMatch(/error handlers/);
     } finally {
