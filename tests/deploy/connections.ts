@@ -90,7 +90,6 @@ export function peaks(samples: ConnectionSample[]) {
           pooled: max((s) => s.instances[name]!.pooled),
           direct: max((s) => s.instances[name]!.direct),
           replica: max((s) => s.instances[name]!.replica),
-          primaryBound: max((s) => s.instances[name]!.pooled + s.instances[name]!.direct),
         },
       ]),
     ),

@@ -15,7 +15,7 @@ export default defineConfig({
     exclude: ['node_modules/**'],
     globalSetup: [],
     setupFiles: [],
-    testTimeout: 120_000,
+    testTimeout: 300_000,
     hookTimeout: 600_000,
   },
 });
