@@ -29,6 +29,11 @@ const nextConfig = {
     'graphile-worker',
     'standardwebhooks',
   ],
+  // graphile-worker's config search (cosmiconfig) can load a TypeScript config file, so the
+  // tracer put TypeScript (19.8 of the public API function's 32.6 MB) into every function
+  // that may load the worker. There is no such file, and the worker is loaded only after an
+  // answer and in the Cron routes (server/http/deliver-after-response.ts, webhooks-cron.ts).
+  outputFileTracingExcludes: { '*': ['node_modules/typescript/**'] },
   poweredByHeader: false,
   // The test suite's own build (tests/support/build.ts) skips the type check, a third of a
   // build's time: the types are checked by `npm run typecheck`, in CI and before a commit.

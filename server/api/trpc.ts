@@ -1,7 +1,9 @@
 import { initTRPC } from '@trpc/server';
 import type { Scope } from '../keys/scopes';
 import { answerError } from './errors';
+import { db } from '../db/client';
 import { admit, type RequestState } from './access';
+import { reading, wrote } from './reads';
 import type { PublicMeta } from './operation';
 
 export interface Context {
@@ -33,9 +35,17 @@ export const router = t.router;
  * it to run the same gate before it reads a request's body (server/api/routes.ts).
  */
 export function projectProcedure(scope: Scope) {
-  return t.procedure.meta({ scope }).use(async ({ ctx, getRawInput, next }) => {
+  return t.procedure.meta({ scope }).use(async ({ ctx, getRawInput, next, type }) => {
     const raw = (await getRawInput()) as { projectSlug?: unknown } | undefined;
     const access = await admit(ctx.state, scope, raw?.projectSlug);
-    return next({ ctx: { ...ctx, ...access } });
+    const { keyId } = access.principal;
+    // Reads may go to a replica (server/api/reads.ts); a write marks its principal,
+    // whatever its outcome, before the answer leaves.
+    if (type === 'query') return reading(keyId, (from) => next({ ctx: { ...ctx, ...access, db: from } }));
+    try {
+      return await next({ ctx: { ...ctx, ...access, db: db() } });
+    } finally {
+      await wrote(keyId);
+    }
   });
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { admit, type RequestState } from '../api/access';
 import { recordedAnswer } from '../api/idempotency';
+import { wrote } from '../api/reads';
 import { BODY_TOO_LARGE, fileTooLarge, MULTIPART_INCOMPLETE, UPLOAD_AS_MULTIPART } from '../api/messages';
 import type { RouteMatch } from '../api/routes';
 import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
@@ -43,6 +44,8 @@ export async function handleUpload(req: Request, exchange: Exchange, state: Requ
   } catch (error) {
     answer = errorResponse(state, answerError(error, 'request.failed', { requestId: state.requestId }));
   }
+  // As after any write through a procedure (server/api/trpc.ts): its next reads see it.
+  if (state.authenticated) await wrote(state.authenticated.principal.keyId);
   return settleIdempotencyKey(state, answer);
 }
 

@@ -1,6 +1,5 @@
 import { getAttachment } from '../../attachments/attachments';
 import { attachFile } from '../../attachments/upload';
-import { db } from '../../db/client';
 import { AppError } from '../../errors';
 import { TOO_MANY_ATTACHMENTS } from '../../attachments/limits';
 import { TASK_NOT_FOUND } from '../../tasks/get';
@@ -31,7 +30,7 @@ export const attachmentsRouter = router({
     )
     .input(getAttachmentInput)
     .output(attachmentSchema)
-    .query(({ ctx, input }) => getAttachment(db(), ctx.project, input.taskId, input.attachmentId)),
+    .query(({ ctx, input }) => getAttachment(ctx.db, ctx.project, input.taskId, input.attachmentId)),
 
   // Multipart bodies are served by server/http/upload.ts before they reach tRPC
   // (trpc-to-openapi refuses them); this procedure describes the operation in the
@@ -61,7 +60,7 @@ export const attachmentsRouter = router({
       const file = uploadInlineInput.parse(ctx.inlineFile);
       const bytes = Buffer.from(file.content, 'base64');
       if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new AppError('payload_too_large', fileTooLarge(MAX_UPLOAD_BYTES));
-      return attachFile(db(), ctx.project, input.taskId, {
+      return attachFile(ctx.db, ctx.project, input.taskId, {
         filename: file.filename,
         mimeType: file.mimeType ?? 'application/octet-stream',
         bytes,

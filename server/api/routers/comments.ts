@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { addComment, listComments, TOO_MANY_COMMENTS } from '../../comments/comments';
-import { db } from '../../db/client';
 import { TASK_NOT_FOUND } from '../../tasks/get';
 import { recordedAnswer } from '../idempotency';
 import { operation } from '../operation';
@@ -20,7 +19,7 @@ export const commentsRouter = router({
     )
     .input(taskInput)
     .output(z.array(commentSchema))
-    .query(({ ctx, input }) => listComments(db(), ctx.project, input.taskId, (bytes) => ctx.state.answerMemory.reserve(bytes))),
+    .query(({ ctx, input }) => listComments(ctx.db, ctx.project, input.taskId, (bytes) => ctx.state.answerMemory.reserve(bytes))),
 
   add: projectProcedure('task:update')
     .meta(
@@ -39,6 +38,6 @@ export const commentsRouter = router({
     .input(addCommentInput)
     .output(commentSchema)
     .mutation(({ ctx, input }) =>
-      addComment(db(), ctx.principal, ctx.project, input.taskId, input.content, recordedAnswer(ctx.state, commentSchema)),
+      addComment(ctx.db, ctx.principal, ctx.project, input.taskId, input.content, recordedAnswer(ctx.state, commentSchema)),
     ),
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { db } from '../../db/client';
 import { listLabels } from '../../lookups/lookups';
 import { operation } from '../operation';
 import { projectInput } from '../inputs';
@@ -17,5 +16,5 @@ export const labelsRouter = router({
     )
     .input(projectInput)
     .output(z.array(labelSchema))
-    .query(({ ctx }) => listLabels(db(), ctx.principal.workspaceId, ctx.project)),
+    .query(({ ctx }) => listLabels(ctx.db, ctx.principal.workspaceId, ctx.project)),
 });

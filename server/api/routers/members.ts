@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { db } from '../../db/client';
 import { listMembers } from '../../lookups/lookups';
 import { operation } from '../operation';
 import { projectInput } from '../inputs';
@@ -17,5 +16,5 @@ export const membersRouter = router({
     )
     .input(projectInput)
     .output(z.array(memberSchema))
-    .query(({ ctx }) => listMembers(db(), ctx.principal.workspaceId)),
+    .query(({ ctx }) => listMembers(ctx.db, ctx.principal.workspaceId)),
 });

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { db } from '../../db/client';
 import { listStatuses } from '../../lookups/lookups';
 import { operation } from '../operation';
 import { projectInput } from '../inputs';
@@ -17,5 +16,5 @@ export const statusesRouter = router({
     )
     .input(projectInput)
     .output(z.array(statusSchema))
-    .query(({ ctx }) => listStatuses(db(), ctx.project)),
+    .query(({ ctx }) => listStatuses(ctx.db, ctx.project)),
 });

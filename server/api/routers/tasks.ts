@@ -1,4 +1,3 @@
-import { db } from '../../db/client';
 import { createTask } from '../../tasks/create';
 import { createTasks } from '../../tasks/create-batch';
 import { updateTasks } from '../../tasks/update-batch';
@@ -84,7 +83,7 @@ export const tasksRouter = router({
     )
     .input(listTasksInput)
     .output(taskListSchema)
-    .query(({ ctx, input }) => listTasks(db(), ctx.project, input, (bytes) => ctx.state.answerMemory.reserve(bytes))),
+    .query(({ ctx, input }) => listTasks(ctx.db, ctx.project, input, (bytes) => ctx.state.answerMemory.reserve(bytes))),
 
   // Before `get`: routes match in registration order, and `deleted` would otherwise be read as a task id.
   deleted: projectProcedure('task:read')
@@ -106,7 +105,7 @@ export const tasksRouter = router({
     )
     .input(deletedTasksInput)
     .output(deletedTaskListSchema)
-    .query(({ ctx, input }) => listDeletedTasks(db(), ctx.project, input)),
+    .query(({ ctx, input }) => listDeletedTasks(ctx.db, ctx.project, input)),
 
   // Before `get` and `update`: `batch` would otherwise be read as a task id.
   createBatch: projectProcedure('task:create')
@@ -127,7 +126,7 @@ export const tasksRouter = router({
     .input(createTaskBatchInput)
     .output(taskBatchSchema)
     .mutation(({ ctx, input }) =>
-      createTasks(db(), ctx.principal.workspaceId, ctx.project, input.tasks, recordedAnswer(ctx.state, taskBatchSchema)),
+      createTasks(ctx.db, ctx.principal.workspaceId, ctx.project, input.tasks, recordedAnswer(ctx.state, taskBatchSchema)),
     ),
 
   updateBatch: projectProcedure('task:update')
@@ -152,7 +151,7 @@ export const tasksRouter = router({
     .output(taskBatchSchema)
     .mutation(({ ctx, input }) =>
       updateTasks(
-        db(),
+        ctx.db,
         ctx.principal.workspaceId,
         ctx.project,
         input.tasks.map((change) => ({ ...change, ifMatch: ifMatchValue(change.ifMatch) })),
@@ -173,7 +172,7 @@ export const tasksRouter = router({
     )
     .input(taskInput)
     .output(taskSchema)
-    .query(async ({ ctx, input }) => withEtag(ctx.state, await getTask(db(), ctx.project, input.taskId))),
+    .query(async ({ ctx, input }) => withEtag(ctx.state, await getTask(ctx.db, ctx.project, input.taskId))),
 
   create: projectProcedure('task:create')
     .meta(
@@ -188,7 +187,7 @@ export const tasksRouter = router({
     .input(createTaskInput)
     .output(taskSchema)
     .mutation(async ({ ctx, input }) =>
-      withEtag(ctx.state, await createTask(db(), ctx.principal.workspaceId, ctx.project, input, recordedAnswer(ctx.state, taskSchema))),
+      withEtag(ctx.state, await createTask(ctx.db, ctx.principal.workspaceId, ctx.project, input, recordedAnswer(ctx.state, taskSchema))),
     ),
 
   update: projectProcedure('task:update')
@@ -209,7 +208,7 @@ export const tasksRouter = router({
     .mutation(async ({ ctx, input }) =>
       withEtag(
         ctx.state,
-        await updateTask(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input, {
+        await updateTask(ctx.db, ctx.principal.workspaceId, ctx.project, input.taskId, input, {
           ifMatch: ifMatch(ctx.state.headers),
           inTransaction: recordedAnswer(ctx.state, taskSchema),
         }),
@@ -231,7 +230,7 @@ export const tasksRouter = router({
     .input(taskInput)
     .output(successSchema)
     .mutation(async ({ ctx, input }) => {
-      const files = await deleteTask(db(), ctx.project, input.taskId, ifMatch(ctx.state.headers));
+      const files = await deleteTask(ctx.db, ctx.project, input.taskId, ifMatch(ctx.state.headers));
       removeStoredFiles(files);
       return { success: true as const };
     }),

@@ -1,5 +1,4 @@
 import { completeUpload, createUpload, sizeDiffers, UPLOAD_NOT_FOUND, UPLOAD_NOT_RECEIVED } from '../../attachments/direct-upload';
-import { db } from '../../db/client';
 import { attachmentSchema, MAX_UPLOAD_BYTES } from '../../schemas/attachment';
 import { directUploadSchema, UPLOAD_URL_TTL_MS } from '../../schemas/direct-upload';
 import { TOO_MANY_ATTACHMENTS } from '../../attachments/limits';
@@ -40,7 +39,7 @@ no API key), then complete the upload. \`size\` above ${MAX_UPLOAD_BYTES} bytes 
     )
     .input(createUploadInput)
     .output(directUploadSchema)
-    .mutation(({ ctx, input }) => createUpload(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input)),
+    .mutation(({ ctx, input }) => createUpload(ctx.db, ctx.principal.workspaceId, ctx.project, input.taskId, input)),
 
   complete: projectProcedure('task:create')
     .meta(
@@ -62,5 +61,5 @@ again answers the same attachment. An upload not completed within ${2 * MINUTES}
     )
     .input(completeUploadInput)
     .output(attachmentSchema)
-    .mutation(({ ctx, input }) => completeUpload(db(), ctx.principal.workspaceId, ctx.project, input.taskId, input.uploadId)),
+    .mutation(({ ctx, input }) => completeUpload(ctx.db, ctx.principal.workspaceId, ctx.project, input.taskId, input.uploadId)),
 });

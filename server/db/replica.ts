@@ -1,0 +1,135 @@
+import type pg from 'pg';
+import { env } from '../env';
+import { logThrottled } from '../log';
+import { dbOnPool, processPool, type Db } from './client';
+import { createPool } from './pool';
+
+/**
+ * The streaming replica (DATABASE_REPLICA_URL) and how far behind it is.
+ *
+ * Freshness is measured in positions of the primary's write-ahead log, never in
+ * clocks: every so often the primary's current position is noted with the time of
+ * this process's own monotonic clock, then the replica's replayed position is read.
+ * The replica holds every commit made before the newest note whose position it has
+ * replayed; its lag is how long ago that note was taken. It is read only while that
+ * lag is within DATABASE_REPLICA_MAX_LAG_MS. Notes are taken on demand, at most one
+ * at a time and one per SAMPLE_INTERVAL_MS, by the reads themselves: an idle process
+ * (a suspended function) asks nothing, and its first read after a pause goes to the
+ * primary while a note is taken.
+ */
+
+const SAMPLE_INTERVAL_MS = 250;
+// Enough notes to find the replayed one at any lag within the bound.
+const MAX_NOTES = 64;
+const REPLICA_POOL_SHARE = 1;
+
+interface Note {
+  at: number;
+  position: bigint;
+}
+
+interface Replica {
+  db: Db;
+  pool: pg.Pool;
+  maxLagMs: number;
+  notes: Note[];
+  /** Monotonic time up to which the replica holds every commit; null until known. */
+  holdsUpTo: number | null;
+  lastSample: number;
+  sampling: boolean;
+}
+
+const holder = globalThis as unknown as { __taskApiReplica?: Replica | null };
+
+const onError = (error: Error) => logThrottled('db.replica_connection_lost', 60_000, { error });
+
+function replica(): Replica | null {
+  if (holder.__taskApiReplica === undefined) {
+    const { database } = env();
+    if (database.kind !== 'postgres' || !database.replica) {
+      holder.__taskApiReplica = null;
+    } else {
+      const pool = createPool({
+        url: database.replica.url,
+        max: Math.max(1, Math.floor(database.poolSize * REPLICA_POOL_SHARE)),
+        applicationName: 'taskapi-replica',
+        onError,
+      });
+      holder.__taskApiReplica = {
+        db: dbOnPool(pool, false),
+        pool,
+        maxLagMs: database.replica.maxLagMs,
+        notes: [],
+        holdsUpTo: null,
+        lastSample: -Infinity,
+        sampling: false,
+      };
+    }
+  }
+  return holder.__taskApiReplica;
+}
+
+/** `X/Y`, as PostgreSQL prints a WAL position, as a number. */
+function position(text: string): bigint {
+  const [high = '0', low = '0'] = text.split('/');
+  return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
+}
+
+async function sample(target: Replica): Promise<void> {
+  target.sampling = true;
+  target.lastSample = performance.now();
+  try {
+    const at = performance.now();
+    const primary = await processPool().query<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+    target.notes.push({ at, position: position(primary.rows[0]!.lsn) });
+    if (target.notes.length > MAX_NOTES) target.notes.shift();
+    const replayed = await target.pool.query<{ lsn: string | null }>('SELECT pg_last_wal_replay_lsn()::text AS lsn');
+    const lsn = replayed.rows[0]?.lsn;
+    // A server that is not in recovery replays nothing: it is a primary, current by nature.
+    const upTo = lsn === null || lsn === undefined ? Infinity : position(lsn);
+    const held = target.notes.filter((note) => note.position <= upTo);
+    const newest = held.at(-1);
+    if (newest) {
+      target.holdsUpTo = newest.at;
+      target.notes = target.notes.slice(target.notes.indexOf(newest));
+    }
+  } catch (error) {
+    onError(error as Error);
+  } finally {
+    target.sampling = false;
+  }
+}
+
+/** The replica's client while it is within its lag bound, else null (reads go to the primary). */
+export function freshReplica(): Db | null {
+  const target = replica();
+  if (!target) return null;
+  const now = performance.now();
+  if (!target.sampling && now - target.lastSample >= SAMPLE_INTERVAL_MS) void sample(target);
+  if (target.holdsUpTo === null || now - target.holdsUpTo > target.maxLagMs) return null;
+  return target.db;
+}
+
+/** Whether a replica is configured at all. */
+export const hasReplica = () => replica() !== null;
+
+/** How long after its write a principal reads from the primary: past it, a replica within its bound holds the write. */
+export function replicaStickinessMs(): number {
+  const target = replica();
+  return target ? target.maxLagMs + SAMPLE_INTERVAL_MS * 4 : 0;
+}
+
+/** A read on the replica failed for want of it: not read again until a new note shows it caught up. */
+export function replicaFailed(): void {
+  const target = replica();
+  if (target) target.holdsUpTo = null;
+}
+
+export async function disconnectReplica(): Promise<void> {
+  const target = holder.__taskApiReplica;
+  holder.__taskApiReplica = undefined;
+  if (target) {
+    await target.db.$disconnect();
+    await target.pool.end();
+  }
+}
