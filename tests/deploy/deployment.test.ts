@@ -95,11 +95,28 @@ afterAll(async () => {
   await deployment.stop();
 }, 120_000);
 
+type ConnectionKind = 'pooled' | 'direct' | 'replica';
+
 /** The statements each kind of connection carried since the last call, all machines together. */
-function takeStatements() {
-  const sum = (kind: 'pooled' | 'direct' | 'replica') =>
-    deployment.instances.reduce((total, instance) => total + instance.counters[kind].take().length, 0);
-  return { pooled: sum('pooled'), direct: sum('direct'), replica: sum('replica') };
+function takeStatements(): Record<ConnectionKind, string[]> {
+  const take = (kind: ConnectionKind) => deployment.instances.flatMap((instance) => instance.counters[kind].take());
+  return { pooled: take('pooled'), direct: take('direct'), replica: take('replica') };
+}
+
+const counts = (statements: Record<ConnectionKind, string[]>) => ({
+  pooled: statements.pooled.length,
+  direct: statements.direct.length,
+  replica: statements.replica.length,
+});
+
+/** The statements sent most often, their first words and how many times: what a share of statements is made of. */
+function mostSent(statements: string[], most = 5): Record<string, number> {
+  const seen = new Map<string, number>();
+  for (const statement of statements) {
+    const head = statement.replace(/\s+/g, ' ').trim().slice(0, 80);
+    seen.set(head, (seen.get(head) ?? 0) + 1);
+  }
+  return Object.fromEntries([...seen].sort((a, b) => b[1] - a[1]).slice(0, most));
 }
 
 describe('the app deployed as production runs it', () => {
@@ -217,7 +234,7 @@ describe('the app deployed as production runs it', () => {
       requests: ROUNDS * (1 + 3 * (INSTANCES - 1)),
       failures: failures.length,
       ms: Date.now() - started,
-      statements,
+      statements: counts(statements),
     });
 
     expect(failures).toEqual([]);
@@ -238,12 +255,14 @@ describe('the app deployed as production runs it', () => {
     const answers: Answer[] = [];
     for (let i = 0; i < 42; i++) answers.push(await call(turn(i)[0]!, quietKey, 'GET', reads[i % reads.length]!));
     const statements = takeStatements();
-    const share = statements.replica / (statements.replica + statements.pooled + statements.direct);
+    const { pooled, direct, replica } = counts(statements);
+    const share = replica / (replica + pooled + direct);
     report('replicaReads', {
       requests: answers.length,
       answers: statusCounts(answers),
-      statements,
+      statements: counts(statements),
       replicaShare: Number(share.toFixed(3)),
+      onThePrimary: { pooled: mostSent(statements.pooled), direct: mostSent(statements.direct) },
     });
 
     expect(statusCounts(answers)).toEqual({ 200: answers.length });
