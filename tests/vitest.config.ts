@@ -9,8 +9,8 @@ export default defineConfig({
   resolve: { alias: { '@': root } },
   test: {
     include: ['tests/**/*.test.ts'],
-    // The fault tests run on their own, once: tests/faults/vitest.config.ts.
-    exclude: ['tests/bench/**', 'tests/faults/**', 'node_modules/**'],
+    // The fault and deployment tests run on their own, once: tests/faults/vitest.config.ts, tests/deploy/vitest.config.ts.
+    exclude: ['tests/bench/**', 'tests/faults/**', 'tests/deploy/**', 'node_modules/**'],
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/database.ts', 'tests/support/data-dir.ts'],
     pool: 'forks',

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import { startStatementCounter, type StatementCounter } from '../bench/pg-counter';
+import { startStatementCounter, type StatementCounter } from '../support/pg-counter';
 import { useApi } from '../support/api';
 
 /**

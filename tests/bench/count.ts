@@ -1,5 +1,5 @@
 import { sendSequentially } from './load';
-import type { SentStatement, StatementCounter } from './pg-counter';
+import type { SentStatement, StatementCounter } from '../support/pg-counter';
 import type { Scenario } from './scenarios';
 
 const WARMUP_REQUESTS = 3;

@@ -8,7 +8,7 @@ import { drive, type LoadResult } from './load';
 import { describeMachine } from './machine';
 import { parseOptions } from './options';
 import { profileServer } from './profile';
-import { startStatementCounter } from './pg-counter';
+import { startStatementCounter } from '../support/pg-counter';
 import { checkAims, resultsTable, toMarkdown, type BenchReport, type LimiterStore, type Measurement, type QueryCount } from './report';
 import { statementDifference } from './same-statements';
 import { runScale } from './scale';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { SentStatement } from './pg-counter';
+import type { SentStatement } from '../support/pg-counter';
 import { statementDifference } from './same-statements';
 
 const KEY: SentStatement = { text: 'SELECT k.id FROM api_key k WHERE k.key_hash = $1', params: ['ab12'] };

@@ -1,4 +1,4 @@
-import type { SentStatement } from './pg-counter';
+import type { SentStatement } from '../support/pg-counter';
 
 /**
  * Whether the floor sends what the product sends for one request: the same

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { encodeListCursor, listQueryHash } from '../../server/schemas/task';
 import { createBenchDatabase } from './database';
 import { drive, type LoadResult } from './load';
-import { startStatementCounter } from './pg-counter';
+import { startStatementCounter } from '../support/pg-counter';
 import type { Scenario } from './scenarios';
 import { seedWorkspace, type BenchProject, type SeededWorkspace } from './seed';
 import type { RunningServer } from './server';

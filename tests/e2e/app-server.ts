@@ -16,6 +16,8 @@ export interface AppServer {
   workers(): number[];
   /** Stops the server as SIGTERM does and resolves with the supervisor's exit code. */
   stop(): Promise<number | null>;
+  /** Ends the server at once, as a machine that dies: SIGKILL to every process of it (started with `detached`), then removes its data folder. */
+  kill(): Promise<void>;
 }
 
 /**
@@ -23,12 +25,15 @@ export interface AppServer {
  * database, as a child process: the supervisor with one server process, so that a
  * test's figures are one process's, unless `WEB_CONCURRENCY` asks for more. With
  * `launcher`, the whole of `npm start` (server/launch/start.ts): the supervisor
- * under the launcher, which keeps the resident graphile-worker beside it.
+ * under the launcher, which keeps the resident graphile-worker beside it. With
+ * `detached`, its processes are a process group of their own, which `kill` ends
+ * together. A variable given as undefined in `extraEnv` is left unset. It has
+ * `readyTimeoutMs` to come up.
  */
 export async function startAppServer(
   databaseUrl: string,
-  extraEnv: Record<string, string> = {},
-  { launcher = false } = {},
+  extraEnv: Record<string, string | undefined> = {},
+  { launcher = false, detached = false, readyTimeoutMs = 60_000 } = {},
 ): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -37,7 +42,8 @@ export async function startAppServer(
   const child: ChildProcess = spawn(process.execPath, args, {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
-    env: {
+    detached,
+    env: definedOnly({
       ...withoutTestMarkers(process.env),
       ...productionServerEnv(process.env),
       NEXT_TELEMETRY_DISABLED: '1',
@@ -49,7 +55,7 @@ export async function startAppServer(
       RATE_LIMIT_PER_MINUTE: '10000',
       WEB_CONCURRENCY: '1',
       ...extraEnv,
-    },
+    }) as NodeJS.ProcessEnv,
   });
   let output = '';
   child.stdout?.on('data', (chunk) => (output += chunk));
@@ -79,12 +85,21 @@ export async function startAppServer(
     await fs.rm(dataDir, { recursive: true, force: true });
     return code;
   };
+  const kill = async () => {
+    try {
+      process.kill(detached ? -child.pid! : child.pid!, 'SIGKILL');
+    } catch {
+      // Every process of it has exited already.
+    }
+    await exited;
+    await fs.rm(dataDir, { recursive: true, force: true });
+  };
   const concurrency = Number(extraEnv.WEB_CONCURRENCY ?? 1);
 
   // The supervisor logs each server process as listening once Next.js is prepared:
   // the server is up when all have been, and has failed if the supervisor exits first.
   const up = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => settle(false), 60_000);
+    const timer = setTimeout(() => settle(false), readyTimeoutMs);
     function settle(listening: boolean) {
       clearTimeout(timer);
       child.stderr?.off('data', check);
@@ -103,9 +118,13 @@ export async function startAppServer(
       (response) => response.ok,
       () => false,
     ));
-  if (answers) return { baseUrl, pid: child.pid!, events, workers, stop };
+  if (answers) return { baseUrl, pid: child.pid!, events, workers, stop, kill };
   await stop();
   throw new Error(`The production server did not come up on ${baseUrl}:\n${output}`);
+}
+
+function definedOnly(source: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(source).filter((entry): entry is [string, string] => entry[1] !== undefined));
 }
 
 /**

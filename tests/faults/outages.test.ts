@@ -4,7 +4,8 @@ import { migrateDatabase } from '../../server/db/migrate';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from '../e2e/app-server';
 import { createWorkspaceFixture } from '../support/fixtures';
-import { startPrivatePostgres, startPrivateRedis, type PrivatePostgres, type PrivateRedis } from './services';
+import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres';
+import { startPrivateRedis, type PrivateRedis } from '../support/private-redis';
 
 /**
  * The production server, as `npm start` runs it, on a PostgreSQL and a Redis of

@@ -7,6 +7,8 @@ export interface Received {
   path: string;
   headers: Record<string, string>;
   body: string;
+  /** When the body had arrived (Date.now()). */
+  at: number;
 }
 
 /** A webhook receiver on a loopback port: answers each request to a path with the next status given for it, then 204. */
@@ -18,7 +20,12 @@ export async function startReceiver() {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') });
+      received.push({
+        path: req.url ?? '',
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      });
       res.statusCode = statuses.get(req.url ?? '')?.shift() ?? 204;
       setTimeout(() => res.end(), delays.get(req.url ?? '') ?? 0);
     });

@@ -12,6 +12,8 @@ export interface StatementCounter {
   url: string;
   /** Statements sent since the last reset, in order; each Execute or simple Query is one. */
   take(): SentStatement[];
+  /** Client connections open through the counter now. */
+  connections(): number;
   close(): Promise<void>;
 }
 
@@ -25,16 +27,19 @@ const GSSENC_REQUEST = 80877104;
  * Execute ('E') of the extended protocol, with the SQL its portal was bound to
  * (Parse, 'P', named or not) and the values that Bind ('B') gave it. Bytes are
  * forwarded untouched, so the server under test needs no instrumentation; only
- * the counting run goes through it.
+ * the counting run goes through it. It also tells how many connections a client
+ * holds open through it, whatever they name themselves.
  */
 export async function startStatementCounter(databaseUrl: string): Promise<StatementCounter> {
   const target = new URL(databaseUrl);
   let statements: SentStatement[] = [];
   const sockets = new Set<net.Socket>();
+  const clients = new Set<net.Socket>();
 
   const server = net.createServer((client) => {
     const upstream = net.connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
+    clients.add(client);
     const parsed = new Map<string, string>();
     const portals = new Map<string, SentStatement>();
     const reader = messageReader((type, payload) => {
@@ -60,6 +65,7 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
       upstream.destroy();
       sockets.delete(client);
       sockets.delete(upstream);
+      clients.delete(client);
     };
     client.on('close', end).on('error', end);
     upstream.on('close', end).on('error', end);
@@ -77,6 +83,7 @@ export async function startStatementCounter(databaseUrl: string): Promise<Statem
       statements = [];
       return taken;
     },
+    connections: () => clients.size,
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
