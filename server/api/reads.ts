@@ -22,7 +22,7 @@ interface Outcome {
 let primaryOnlyUntil = 0;
 
 export async function reading<T extends Outcome>(principalId: string, read: (from: Db) => Promise<T>): Promise<T> {
-  const replica = performance.now() < primaryOnlyUntil ? null : freshReplica();
+  const replica = performance.now() < primaryOnlyUntil ? null : await freshReplica();
   if (!replica || (await recentWriters().wroteRecently(principalId))) return read(db());
   const outcome = await read(replica);
   if (outcome.ok || !(asUnavailable(outcome.error) || isRecoveryConflict(outcome.error))) return outcome;

@@ -12,13 +12,15 @@ import { createPool } from './pool';
  * this process's own monotonic clock, then the replica's replayed position is read.
  * The replica holds every commit made before the newest note whose position it has
  * replayed; its lag is how long ago that note was taken. It is read only while that
- * lag is within DATABASE_REPLICA_MAX_LAG_MS. Notes are taken on demand, at most one
- * at a time and one per SAMPLE_INTERVAL_MS, by the reads themselves: an idle process
- * (a suspended function) asks nothing, and its first read after a pause goes to the
- * primary while a note is taken.
+ * lag is within DATABASE_REPLICA_MAX_LAG_MS. Notes are taken every SAMPLE_INTERVAL_MS
+ * while reads come, and for ACTIVE_MS after the last: an idle process (a suspended
+ * function) asks nothing. The first read after a pause waits for a note a moment
+ * (NOTE_WAIT_MS), else goes to the primary.
  */
 
 const SAMPLE_INTERVAL_MS = 250;
+const ACTIVE_MS = 30_000;
+const NOTE_WAIT_MS = 50;
 // Enough notes to find the replayed one at any lag within the bound.
 const MAX_NOTES = 64;
 const REPLICA_POOL_SHARE = 1;
@@ -36,7 +38,9 @@ interface Replica {
   /** Monotonic time up to which the replica holds every commit; null until known. */
   holdsUpTo: number | null;
   lastSample: number;
-  sampling: boolean;
+  sampling: Promise<void> | null;
+  lastRead: number;
+  ticking: NodeJS.Timeout | null;
 }
 
 const holder = globalThis as unknown as { __taskApiReplica?: Replica | null };
@@ -62,7 +66,9 @@ function replica(): Replica | null {
         notes: [],
         holdsUpTo: null,
         lastSample: -Infinity,
-        sampling: false,
+        sampling: null,
+        lastRead: -Infinity,
+        ticking: null,
       };
     }
   }
@@ -75,8 +81,14 @@ function position(text: string): bigint {
   return (BigInt(`0x${high}`) << 32n) + BigInt(`0x${low}`);
 }
 
-async function sample(target: Replica): Promise<void> {
-  target.sampling = true;
+function sample(target: Replica): Promise<void> {
+  target.sampling ??= takeNote(target).finally(() => {
+    target.sampling = null;
+  });
+  return target.sampling;
+}
+
+async function takeNote(target: Replica): Promise<void> {
   target.lastSample = performance.now();
   try {
     const at = performance.now();
@@ -95,19 +107,39 @@ async function sample(target: Replica): Promise<void> {
     }
   } catch (error) {
     onError(error as Error);
-  } finally {
-    target.sampling = false;
   }
 }
 
+/** Notes taken in the background for as long as reads come. */
+function keepSampling(target: Replica): void {
+  target.lastRead = performance.now();
+  if (target.ticking) return;
+  target.ticking = setInterval(() => {
+    if (performance.now() - target.lastRead > ACTIVE_MS) {
+      clearInterval(target.ticking!);
+      target.ticking = null;
+    } else {
+      void sample(target);
+    }
+  }, SAMPLE_INTERVAL_MS);
+  target.ticking.unref();
+}
+
+const within = (target: Replica, now: number) => target.holdsUpTo !== null && now - target.holdsUpTo <= target.maxLagMs;
+
 /** The replica's client while it is within its lag bound, else null (reads go to the primary). */
-export function freshReplica(): Db | null {
+export async function freshReplica(): Promise<Db | null> {
   const target = replica();
   if (!target) return null;
+  keepSampling(target);
   const now = performance.now();
-  if (!target.sampling && now - target.lastSample >= SAMPLE_INTERVAL_MS) void sample(target);
-  if (target.holdsUpTo === null || now - target.holdsUpTo > target.maxLagMs) return null;
-  return target.db;
+  if (within(target, now)) return target.db;
+  // A note taken lately says the replica is behind: no use waiting for another.
+  if (now - target.lastSample < SAMPLE_INTERVAL_MS && !target.sampling) return null;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([sample(target), new Promise((resolve) => (timer = setTimeout(resolve, NOTE_WAIT_MS)))]);
+  clearTimeout(timer);
+  return within(target, performance.now()) ? target.db : null;
 }
 
 /** Whether a replica is configured at all. */
@@ -129,6 +161,7 @@ export async function disconnectReplica(): Promise<void> {
   const target = holder.__taskApiReplica;
   holder.__taskApiReplica = undefined;
   if (target) {
+    if (target.ticking) clearInterval(target.ticking);
     await target.db.$disconnect();
     await target.pool.end();
   }
