@@ -27,7 +27,11 @@ export async function openDatabase(options: { log(line: string): void; poolSize?
   const embedded = await openEmbeddedDatabase(database.dir);
   if (embedded.owned) {
     options.log(`Embedded database: ${database.dir}`);
-    await migrateDatabase(embedded.url);
+    // The server it opened would keep the process alive after the error: the command would never exit.
+    await migrateDatabase(embedded.url).catch(async (error: unknown) => {
+      await embedded.stop();
+      throw error;
+    });
   }
   const db = createDb(embedded.url, poolSize);
   return {

@@ -61,6 +61,21 @@ describe('embedded database', () => {
     }
   });
 
+  it('lets the admin CLI exit with 1 when migrating the folder it opened fails', { timeout: SLOW }, async () => {
+    const { dataDir, dir } = await dataFolder('failed-migration');
+    // A type the first migration creates, there already: `prisma migrate deploy` fails on it.
+    const blocked = await openEmbeddedDatabase(dir);
+    const client = new pg.Client(blocked.url);
+    await client.connect();
+    await client.query(`CREATE TYPE "Role" AS ENUM ('other')`);
+    await client.end();
+    await blocked.stop();
+
+    const result = await runAdmin(['key', 'list', '--workspace', 'demo'], { DATABASE_URL: undefined, DATA_DIR: dataDir });
+    expect(result.stderr).toContain('Migrations failed');
+    expect({ code: result.code, signal: result.signal }).toEqual({ code: 1, signal: null });
+  });
+
   it('hands a NOTIFY to each other connection listening on its channel, as a server does', { timeout: SLOW }, async () => {
     const embedded = await startEmbeddedDatabase();
     const [sender, listener, unlistened, elsewhere] = Array.from({ length: 4 }, () => new pg.Client(embedded.url));

@@ -7,6 +7,8 @@ const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 /** What a command printed; `json` is its `--json` record, typed by the caller as the command prints it. */
 export interface CliResult<T = unknown> {
   code: number;
+  /** The signal that ended the command: SIGTERM when it was still running after 60 s. */
+  signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
   json: T;
@@ -27,10 +29,15 @@ export async function runAdmin<T = unknown>(
     });
     running.child.stdin?.end(stdin);
     const { stdout, stderr } = await running;
-    return { code: 0, stdout, stderr, json: parse(stdout) as T };
+    return { code: 0, signal: null, stdout, stderr, json: parse(stdout) as T };
   } catch (error) {
-    const { code, stdout = '', stderr = '' } = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof code === 'number' ? code : 1, stdout, stderr, json: parse(stdout) as T };
+    const {
+      code,
+      signal = null,
+      stdout = '',
+      stderr = '',
+    } = error as { code?: number; signal?: NodeJS.Signals | null; stdout?: string; stderr?: string };
+    return { code: typeof code === 'number' ? code : 1, signal, stdout, stderr, json: parse(stdout) as T };
   }
 }
 
@@ -48,5 +55,5 @@ export async function runAdminInProcess<T = unknown>(args: string[], stdin = '')
   let stdout = '';
   let stderr = '';
   const code = await runCli(args, { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text), stdin: async () => stdin });
-  return { code, stdout, stderr, json: parse(stdout) as T };
+  return { code, signal: null, stdout, stderr, json: parse(stdout) as T };
 }
