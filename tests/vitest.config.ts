@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { HOOK_TIMEOUT_MS, PATIENCE_MS, TEST_TIMEOUT_MS } from './support/patience.js';
 import BuildLastSequencer from './support/sequencer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -17,7 +18,9 @@ export default defineConfig({
     sequence: { sequencer: BuildLastSequencer },
     // Three workers on two cores: much of a file's time is spent waiting on servers and child processes.
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // Bounds for a busy machine, not aims: tests/support/patience.ts.
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: HOOK_TIMEOUT_MS,
+    expect: { poll: { timeout: PATIENCE_MS } },
   },
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PATIENCE_MS } from '../support/patience';
 import { freePort } from '../support/ports';
 import { productionServerArgs, productionServerEnv } from '../../server/launch/server-process';
 
@@ -84,7 +85,7 @@ export async function startAppServer(
   // The supervisor logs each server process as listening once Next.js is prepared:
   // the server is up when all have been, and has failed if the supervisor exits first.
   const up = await new Promise<boolean>((resolve) => {
-    const timer = setTimeout(() => settle(false), 60_000);
+    const timer = setTimeout(() => settle(false), PATIENCE_MS);
     function settle(listening: boolean) {
       clearTimeout(timer);
       child.stderr?.off('data', check);

@@ -7,6 +7,7 @@ import type { EventType } from '../../server/webhooks/events';
 import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/worker';
 import { useApi } from '../support/api';
 import { createTask, startReceiver, type Received } from './receiver';
+import { PATIENCE_MS } from '../support/patience';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 // Two retries, at once: a delivery is tried three times before its endpoint is disabled.
@@ -45,7 +46,7 @@ async function settled(endpointId: string, deliveries: number) {
 
       expect(rows.filter((row) => row.status !== 'pending')).toHaveLength(deliveries);
     },
-    { timeout: 20_000, interval: 100 },
+    { timeout: PATIENCE_MS, interval: 100 },
   );
 }
 
