@@ -65,6 +65,10 @@ export async function startTestServer(options: { trustedProxies?: number } = {})
     }),
   );
   answerClientErrors(server);
+  // Idle connections are left to the client to close. The server's own 5 s close raced a test's
+  // next request on the same connection when the process, client and server both, was held up
+  // ("other side closed", ECONNRESET, at a load average of 30).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
