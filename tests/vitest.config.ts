@@ -1,5 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { HOOK_TIMEOUT_MS, PATIENCE_MS, TEST_TIMEOUT_MS } from './support/patience.js';
+import RunReport from './support/run-report.js';
 import BuildLastSequencer from './support/sequencer.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -15,9 +17,13 @@ export default defineConfig({
     setupFiles: ['tests/support/database.ts', 'tests/support/data-dir.ts'],
     pool: 'forks',
     sequence: { sequencer: BuildLastSequencer },
+    // After Vitest's summary: the load during the run and the slowest files' import, setup and tests.
+    reporters: ['default', new RunReport()],
     // Three workers on two cores: much of a file's time is spent waiting on servers and child processes.
     maxWorkers: 3,
-    testTimeout: 30_000,
-    hookTimeout: 120_000,
+    // Bounds for a busy machine, not aims: tests/support/patience.ts.
+    testTimeout: TEST_TIMEOUT_MS,
+    hookTimeout: HOOK_TIMEOUT_MS,
+    expect: { poll: { timeout: PATIENCE_MS } },
   },
 });

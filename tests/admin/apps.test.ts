@@ -29,7 +29,6 @@ async function connected() {
     email: `admin-${randomUUID()}@acme.test`,
     name: 'Priya Raman',
     role: 'admin',
-    password: `pw-${randomUUID()}`,
   });
   const clientId = `cli-${randomUUID()}`;
   await db().oauthClient.create({ data: { id: randomUUID(), clientId, name: 'Claude', redirectUris: ['http://127.0.0.1:43117/cb'] } });

@@ -13,7 +13,9 @@ import { runAdmin, runAdminInProcess } from '../support/cli';
 let counter = 0;
 const slug = () => `cli-${process.pid}-${++counter}`;
 
-// Preconditions are made in-process; only the command under test runs as a child.
+// Preconditions are made in-process, and most commands run here too, through the code the
+// CLI's entry point runs (runCli). What only the process shows runs it as `npm run admin` does:
+// stdout holding nothing but the JSON, the exit code of a bad configuration, standard input.
 async function workspace(options: { withProject?: boolean } = {}) {
   const created = await createWorkspace(db(), { slug: slug(), name: 'CLI Co' });
   if (options.withProject) await createProject(db(), { workspaceId: created.id, slug: 'web', name: 'Web', keyPrefix: 'WEB' });
@@ -37,7 +39,7 @@ describe('admin CLI', () => {
 
   it('prints a human-readable line without --json', async () => {
     const s = slug();
-    const result = await runAdmin(['workspace', 'create', '--slug', s, '--name', 'Acme']);
+    const result = await runAdminInProcess(['workspace', 'create', '--slug', s, '--name', 'Acme']);
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(new RegExp(`^Created workspace ${s} \\(`));
   });
@@ -151,7 +153,7 @@ describe('admin CLI', () => {
 
   it('key create prints the key once, in the documented format, and stores only its hash', async () => {
     const ws = await workspace();
-    const result = await runAdmin<{ id: string; key: string }>([
+    const result = await runAdminInProcess<{ id: string; key: string }>([
       'key',
       'create',
       '--workspace',
@@ -270,14 +272,14 @@ describe('admin CLI', () => {
 
   describe('exits with 2, nothing on stdout and the reason on stderr', () => {
     it('for a scope that does not exist, named as typed', async () => {
-      const result = await runAdmin(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:foo', '--json']);
+      const result = await runAdminInProcess(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:foo', '--json']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update\n/);
     });
 
     it('for a bad argument', async () => {
-      const result = await runAdmin(['workspace', 'create', '--slug', 'Bad Slug', '--name', 'x', '--json']);
+      const result = await runAdminInProcess(['workspace', 'create', '--slug', 'Bad Slug', '--name', 'x', '--json']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(/--slug: must be lowercase letters/);
@@ -291,7 +293,7 @@ describe('admin CLI', () => {
     });
 
     it('an unknown workspace', async () => {
-      const result = await runAdmin(['key', 'list', '--workspace', 'no-such-workspace', '--json']);
+      const result = await runAdminInProcess(['key', 'list', '--workspace', 'no-such-workspace', '--json']);
       expect(result.code).toBe(2);
       expect(result.stderr).toMatch(/Workspace no-such-workspace not found/);
     });
@@ -434,7 +436,7 @@ describe('admin CLI: member accounts', () => {
     const ws = await workspace();
     const removed = await member(ws);
     await openSession(removed.id);
-    const result = await runAdmin(['member', 'remove', '--workspace', ws, '--email', removed.email, '--json']);
+    const result = await runAdminInProcess(['member', 'remove', '--workspace', ws, '--email', removed.email, '--json']);
     expect(result.code).toBe(0);
     expect(result.json).toMatchObject({ id: removed.id, email: removed.email, sessionsEnded: 1 });
     expect(await db().membership.count({ where: { userId: removed.id } })).toBe(0);

@@ -10,6 +10,7 @@ import { settleStorage } from '../../server/storage/storage';
 import { apiClient, errorOf } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
+import { PATIENCE_MS } from '../support/patience';
 
 // Dozens of requests from one key: the per-key limit has its own tests.
 process.env.RATE_LIMIT_PER_MINUTE = '10000';
@@ -300,7 +301,7 @@ describe('upload attachment', () => {
     request.on('error', () => undefined);
     request.write('--x\r\nContent-Disposition: form-data; name="file"; filename="cut.bin"\r\n\r\n');
     request.write(Buffer.alloc(512 * 1024));
-    await vi.waitFor(() => expect(storedFiles().some((name) => name.endsWith('.partial'))).toBe(true), { timeout: 5000 });
+    await vi.waitFor(() => expect(storedFiles().some((name) => name.endsWith('.partial'))).toBe(true), { timeout: PATIENCE_MS });
 
     request.destroy();
 
@@ -309,7 +310,7 @@ describe('upload attachment', () => {
         await settleStorage();
         expect(storedFiles()).toEqual(before);
       },
-      { timeout: 5000 },
+      { timeout: PATIENCE_MS },
     );
     expect(await db().attachment.count({ where: { taskId: task.id } })).toBe(0);
   });
@@ -386,16 +387,19 @@ describe('upload attachment', () => {
         await tx.$executeRaw`DELETE FROM task WHERE id = ${task.id}::uuid`;
         await new Promise<void>((resolve) => (deleted = resolve));
       });
-      await vi.waitFor(() => expect(deleted).toBeDefined());
+      await vi.waitFor(() => expect(deleted).toBeDefined(), { timeout: PATIENCE_MS });
       const recording = recordAttachment(db(), project, task.id, stored).then(
         () => null,
         (error: unknown) => error,
       );
-      await vi.waitFor(async () => {
-        const [row] = await db().$queryRaw<{ waiting: number }[]>`
+      await vi.waitFor(
+        async () => {
+          const [row] = await db().$queryRaw<{ waiting: number }[]>`
           SELECT count(*)::int AS waiting FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`;
-        expect(row?.waiting).toBe(1);
-      });
+          expect(row?.waiting).toBe(1);
+        },
+        { timeout: PATIENCE_MS },
+      );
       deleted();
       await deleting;
 

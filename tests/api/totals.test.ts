@@ -62,7 +62,7 @@ async function create(project: Project, i: number, extra: Record<string, unknown
 }
 
 // Many requests each: the embedded database on a busy machine takes its time.
-describe('total', { timeout: 120_000 }, () => {
+describe('total', () => {
   it('stays exact for every filter through creates, status and priority changes and deletes', async () => {
     const project = await freshProject();
     const tasks: Task[] = [];

@@ -18,11 +18,8 @@ async function dataFolder(name: string) {
   return { dataDir, dir: path.join(dataDir, 'postgres') };
 }
 
-// Starting PGlite and migrating it takes several seconds, many more on a busy machine.
-const SLOW = 120_000;
-
 describe('embedded database', () => {
-  it('keeps its data across a restart', { timeout: SLOW }, async () => {
+  it('keeps its data across a restart', async () => {
     const { dir } = await dataFolder('restart');
     const first = await openEmbeddedDatabase(dir);
     await migrateDatabase(first.url);
@@ -41,7 +38,7 @@ describe('embedded database', () => {
     }
   });
 
-  it('serves the admin CLI through the server a running app already has open', { timeout: SLOW }, async () => {
+  it('serves the admin CLI through the server a running app already has open', async () => {
     const { dataDir, dir } = await dataFolder('shared');
     const running = await openEmbeddedDatabase(dir);
     await migrateDatabase(running.url);
@@ -61,7 +58,7 @@ describe('embedded database', () => {
     }
   });
 
-  it('lets the admin CLI exit with 1 when migrating the folder it opened fails', { timeout: SLOW }, async () => {
+  it('lets the admin CLI exit with 1 when migrating the folder it opened fails', async () => {
     const { dataDir, dir } = await dataFolder('failed-migration');
     // A type the first migration creates, there already: `prisma migrate deploy` fails on it.
     const blocked = await openEmbeddedDatabase(dir);
@@ -76,7 +73,7 @@ describe('embedded database', () => {
     expect({ code: result.code, signal: result.signal }).toEqual({ code: 1, signal: null });
   });
 
-  it('hands a NOTIFY to each other connection listening on its channel, as a server does', { timeout: SLOW }, async () => {
+  it('hands a NOTIFY to each other connection listening on its channel, as a server does', async () => {
     const embedded = await startEmbeddedDatabase();
     const [sender, listener, unlistened, elsewhere] = Array.from({ length: 4 }, () => new pg.Client(embedded.url));
     const heard = new Map<pg.Client, string[]>();

@@ -23,7 +23,7 @@ describe.runIf(source.kind === 'embedded')('a test file’s embedded database', 
 
   beforeAll(async () => {
     if (source.kind === 'embedded') host = await startDatabaseHost(source.dump);
-  }, 120_000);
+  });
   afterAll(() => host?.stop());
 
   it('comes to the next file with the migrated rows only, its sequences and session reset, and its old address closed', async () => {
@@ -77,5 +77,5 @@ describe.runIf(source.kind === 'embedded')('a test file’s embedded database', 
       expect(columns.rows).toEqual([]);
     });
     await call('/release', next);
-  }, 120_000);
+  });
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { PATIENCE_MS } from '../support/patience';
 import { freePort } from '../support/ports';
 import { productionServerArgs, productionServerEnv } from '../../server/launch/server-process';
 
@@ -33,7 +34,7 @@ export interface AppServer {
 export async function startAppServer(
   databaseUrl: string,
   extraEnv: Record<string, string | undefined> = {},
-  { launcher = false, detached = false, readyTimeoutMs = 60_000 } = {},
+  { launcher = false, detached = false, readyTimeoutMs = PATIENCE_MS } = {},
 ): Promise<AppServer> {
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM, waitForChromium } from '../support/chromium.mjs';
+import { PATIENCE_MS } from '../support/patience';
 
 // Debian's Chromium, kept off the network: no updates, sync or background fetches.
 const FLAGS = [
@@ -36,6 +37,8 @@ export async function launchBrowser(origin: string, reader: { timezoneId?: strin
     viewport: { width: 1100, height: 760 },
     ...reader,
   });
+  // Every wait for a page, an element or a URL: Playwright's own default is 30 s.
+  context.setDefaultTimeout(PATIENCE_MS);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
   return {
     context,

@@ -55,7 +55,7 @@ beforeAll(async () => {
   await signInThroughPage(page, app.baseUrl, owner);
   await page.close();
   await fs.mkdir(artifacts, { recursive: true });
-}, 600_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -113,7 +113,6 @@ describe.each(LOOK_PAGES)('the $name page', (lookPage) => {
       await saveScreenshots(page, `${lookPage.name}-${name}.png`);
       await page.close();
     },
-    60_000,
   );
 });
 

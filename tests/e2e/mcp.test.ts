@@ -8,6 +8,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { callTool, mcpClient } from '../support/mcp';
+import { PATIENCE_MS } from '../support/patience';
 import { freePort } from '../support/ports';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from './app-server';
@@ -18,7 +19,7 @@ let key: string;
 beforeAll(async () => {
   await ensureBuild();
   key = await (await createWorkspaceFixture()).key();
-}, 600_000);
+});
 
 /** Creates a task and uploads a file through MCP, then downloads it through the link the tool answered. */
 async function uploadRoundTrip(client: Client) {
@@ -42,7 +43,7 @@ describe('the production server (npm start)', () => {
 
   beforeAll(async () => {
     app = await startAppServer(process.env.DATABASE_URL!);
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await app?.stop();
@@ -92,7 +93,7 @@ describe('the App Router route (next start, as next dev and Vercel serve it)', (
       await new Promise((resolve) => child.once('exit', resolve));
       await fs.rm(dataDir, { recursive: true, force: true });
     };
-    for (let started = Date.now(); Date.now() - started < 60_000;) {
+    for (let started = Date.now(); Date.now() - started < PATIENCE_MS;) {
       const up = await fetch(`${baseUrl}/v1/mcp`, { method: 'OPTIONS' }).then(
         (response) => response.status === 204,
         () => false,
@@ -101,7 +102,7 @@ describe('the App Router route (next start, as next dev and Vercel serve it)', (
       await new Promise((resolve) => setTimeout(resolve, 250));
     }
     throw new Error('next start did not come up');
-  }, 120_000);
+  });
 
   afterAll(async () => {
     await stop?.();

@@ -65,7 +65,7 @@ beforeAll(async () => {
   fixture = await createWorkspaceFixture();
   app = await startAppServer(process.env.DATABASE_URL!);
   browser = await launchBrowser(app.baseUrl);
-}, 600_000);
+});
 
 afterAll(async () => {
   await browser?.close();

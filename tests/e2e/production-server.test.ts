@@ -24,7 +24,7 @@ beforeAll(async () => {
   const client = apiClient(app.baseUrl, key);
   for (let i = 1; i <= 5; i++)
     expect((await client.post('/web/tasks', { title: `Task ${i}`, description: 'x'.repeat(300) })).status).toBe(201);
-}, 600_000);
+});
 
 afterAll(async () => {
   await app?.stop();

@@ -13,7 +13,7 @@ beforeAll(async () => {
   await ensureBuild();
   app = await startAppServer(process.env.DATABASE_URL!);
   browser = await launchBrowser(app.baseUrl);
-}, 600_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -49,7 +49,7 @@ describe('the setup page in a browser', () => {
     expect(page.url()).toBe(`${app.baseUrl}/setup`);
     expect(await db().user.count()).toBe(0);
     await page.close();
-  }, 60_000);
+  });
 
   it("explains a setup refused at another address than the app's", async () => {
     const elsewhere = app.baseUrl.replace('127.0.0.1', 'localhost');
@@ -62,5 +62,5 @@ describe('the setup page in a browser', () => {
       .toContain(`This page is open at ${elsewhere}, but the app's address is ${app.baseUrl}`);
     expect(await db().user.count()).toBe(0);
     await page.close();
-  }, 60_000);
+  });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
   key = await fx.key();
   app = await startAppServer(process.env.DATABASE_URL!);
   host = new URL(app.baseUrl).host;
-}, 600_000);
+});
 
 afterAll(async () => {
   await app?.stop();

@@ -15,7 +15,7 @@ beforeAll(async () => {
   await ensureBuild();
   key = await (await createWorkspaceFixture()).key();
   app = await startAppServer(process.env.DATABASE_URL!);
-}, 600_000);
+});
 
 afterAll(async () => {
   await app?.stop();

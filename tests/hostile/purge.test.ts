@@ -8,6 +8,7 @@ import { useFakeBlobStore } from '../support/fake-blob-api';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from '../e2e/app-server';
+import { PATIENCE_MS } from '../support/patience';
 
 // The whole of `npm start`, the resident worker with its schedule included, on Vercel
 // Blob (the fake Blob API), after a while of use: what was left behind goes.
@@ -48,7 +49,7 @@ beforeAll(async () => {
     INSERT INTO graphile_worker._private_known_crontabs (identifier, known_since) VALUES ('storage_purge', now() - interval '1 hour')`;
   app = await startAppServer(process.env.DATABASE_URL!, {}, { launcher: true });
   client = apiClient(app.baseUrl, key);
-}, 600_000);
+});
 
 let client: ReturnType<typeof apiClient>;
 
@@ -63,7 +64,7 @@ describe('the purge beside npm start', () => {
         expect(await db().webhookDelivery.count({ where: { endpointId } })).toBe(50);
         expect(await db().idempotencyRecord.count({ where: { apiKeyId, key: 'yesterday' } })).toBe(0);
       },
-      { timeout: 30_000, interval: 250 },
+      { timeout: PATIENCE_MS, interval: 250 },
     );
     const [known] = await db().$queryRaw<{ last_execution: Date | null }[]>`
       SELECT last_execution FROM graphile_worker._private_known_crontabs WHERE identifier = 'storage_purge'`;
@@ -79,7 +80,7 @@ describe('the purge beside npm start', () => {
     const key = (await db().pendingUpload.findUniqueOrThrow({ where: { id: upload.uploadId } })).storageKey;
     expect((await client.post(`/web/tasks/${task.id}/attachments/uploads/${upload.uploadId}/complete`)).status).toBe(201);
     expect((await client.delete(`/web/tasks/${task.id}`)).status).toBe(200);
-    await vi.waitFor(() => expect(fake.blobs.has(key)).toBe(false));
+    await vi.waitFor(() => expect(fake.blobs.has(key)).toBe(false), { timeout: PATIENCE_MS });
 
     // Its URL still takes the bytes for the rest of its 15 minutes: an object nobody references.
     expect((await put()).status).toBe(200);

@@ -7,6 +7,7 @@ import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtur
 import { createPerson, settingsClient, signIn } from '../support/settings';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from '../e2e/app-server';
+import { PATIENCE_MS } from '../support/patience';
 
 // What an admin could type as a webhook endpoint to reach inside the network, sent to the
 // server users run (`npm start`, its resident worker included) with the guard on.
@@ -23,7 +24,7 @@ beforeAll(async () => {
   const owner = await createPerson(fx.workspace.id, 'owner');
   const { cookie } = await signIn(app.baseUrl, owner.email, owner.password, app.baseUrl);
   settings = settingsClient(app.baseUrl, { cookie, origin: app.baseUrl });
-}, 600_000);
+});
 
 afterAll(async () => {
   await app?.stop();
@@ -82,7 +83,7 @@ describe('webhook endpoints into the network', () => {
         expect(found.attempts).toBe(1);
         return found;
       },
-      { timeout: 15_000, interval: 200 },
+      { timeout: PATIENCE_MS, interval: 200 },
     );
     expect(delivery.lastError).toBe('The endpoint resolves to a forbidden address');
     await db().webhookEndpoint.delete({ where: { id: endpoint.id } });

@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PATIENCE_MS } from '../support/patience';
 import { freePort } from '../support/ports';
 import { findZsh } from '../support/shells.mjs';
 
@@ -47,7 +48,7 @@ async function launch(script: 'dev' | 'start'): Promise<string> {
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no key command within 100 s:\n${stdout}\n${stderr}`)), 100_000);
+    const timer = setTimeout(() => reject(new Error(`no key command within ${PATIENCE_MS / 1000} s:\n${stdout}\n${stderr}`)), PATIENCE_MS);
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
       if (/admin -- key create.*\n/.test(stdout)) {
@@ -74,7 +75,7 @@ beforeAll(async () => {
   port = await freePort();
   firstStart = await launch('dev');
   secondStart = await launch('start');
-}, 240_000);
+});
 
 afterAll(async () => {
   await fs.rm(dataDir, { recursive: true, force: true });
@@ -129,5 +130,5 @@ describe('every start on the embedded database', () => {
       scopes: ['task:read', 'task:create', 'task:update'],
       key: expect.stringMatching(/^tk_/),
     });
-  }, 60_000);
+  });
 });

@@ -9,6 +9,7 @@ import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtur
 import { startTestServer, type TestServer } from '../support/http';
 import { createPerson, settingsClient, signIn } from '../support/settings';
 import { startReceiver, type Received } from '../webhooks/receiver';
+import { PATIENCE_MS } from '../support/patience';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 // One retry, at once: a delivery failing twice ends failed and disables its endpoint.
@@ -78,7 +79,7 @@ async function settled(id: string, count: number) {
       const list = await deliveries(id);
       expect(list.filter((delivery) => delivery.status !== 'pending')).toHaveLength(count);
     },
-    { timeout: 20_000, interval: 100 },
+    { timeout: PATIENCE_MS, interval: 100 },
   );
   return deliveries(id);
 }

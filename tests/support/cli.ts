@@ -1,6 +1,7 @@
 import { execFile } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
+import { PATIENCE_MS } from './patience';
 
 const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 
@@ -25,7 +26,7 @@ export async function runAdmin<T = unknown>(
   try {
     const running = promisify(execFile)(process.execPath, [tsx, 'server/admin/cli.ts', ...args], {
       env: childEnv as NodeJS.ProcessEnv,
-      timeout: 60_000,
+      timeout: PATIENCE_MS,
     });
     running.child.stdin?.end(stdin);
     const { stdout, stderr } = await running;

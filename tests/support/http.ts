@@ -2,17 +2,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { requestUrl, sendWebResponse, toWebRequest } from '../../server/http/node-bridge';
 import { answerClientErrors, createEdgeListener } from '../../server/http/node-edge';
-import * as openApiRoute from '../../app/v1/public/openapi.json/route';
-import * as storageRoute from '../../app/storage/[key]/route';
-import * as authRoute from '../../app/api/auth/[...all]/route';
-import * as internalRoute from '../../app/api/internal/[trpc]/route';
-import * as webhooksCronRoute from '../../app/api/cron/webhooks/route';
-import * as purgeCronRoute from '../../app/api/cron/purge/route';
-import * as resourceMetadataRoute from '../../app/.well-known/oauth-protected-resource/route';
-import * as mcpResourceMetadataRoute from '../../app/.well-known/oauth-protected-resource/v1/mcp/route';
-import * as restResourceMetadataRoute from '../../app/.well-known/oauth-protected-resource/v1/public/route';
-import * as serverMetadataRoute from '../../app/.well-known/oauth-authorization-server/route';
-import * as issuerMetadataRoute from '../../app/.well-known/oauth-authorization-server/api/auth/route';
 
 type Handler = (req: Request) => Response | Promise<Response>;
 
@@ -21,19 +10,27 @@ type Handler = (req: Request) => Response | Promise<Response>;
 // which the webhook tests start themselves.
 process.env.WEBHOOK_RESIDENT_WORKER ??= 'true';
 
-// The app's route files, matched the way Next.js matches their folders.
-const routes: [RegExp, Record<string, unknown>][] = [
-  [/^\/v1\/public\/openapi\.json$/, openApiRoute],
-  [/^\/storage\/[^/]+$/, storageRoute],
-  [/^\/api\/auth\/.+/, authRoute],
-  [/^\/api\/internal\/[^/]+$/, internalRoute],
-  [/^\/api\/cron\/webhooks$/, webhooksCronRoute],
-  [/^\/api\/cron\/purge$/, purgeCronRoute],
-  [/^\/\.well-known\/oauth-protected-resource$/, resourceMetadataRoute],
-  [/^\/\.well-known\/oauth-protected-resource\/v1\/mcp$/, mcpResourceMetadataRoute],
-  [/^\/\.well-known\/oauth-protected-resource\/v1\/public$/, restResourceMetadataRoute],
-  [/^\/\.well-known\/oauth-authorization-server$/, serverMetadataRoute],
-  [/^\/\.well-known\/oauth-authorization-server\/api\/auth$/, issuerMetadataRoute],
+// The app's route files, matched the way Next.js matches their folders. Each is loaded on its
+// first request, as Next.js loads a route: sign-in's library alone takes seconds of CPU to
+// load, which a file that never signs in would pay for nothing.
+const routes: [RegExp, () => Promise<Record<string, unknown>>][] = [
+  [/^\/v1\/public\/openapi\.json$/, () => import('../../app/v1/public/openapi.json/route')],
+  [/^\/storage\/[^/]+$/, () => import('../../app/storage/[key]/route')],
+  [/^\/api\/auth\/.+/, () => import('../../app/api/auth/[...all]/route')],
+  [/^\/api\/internal\/[^/]+$/, () => import('../../app/api/internal/[trpc]/route')],
+  [/^\/api\/cron\/webhooks$/, () => import('../../app/api/cron/webhooks/route')],
+  [/^\/api\/cron\/purge$/, () => import('../../app/api/cron/purge/route')],
+  [/^\/\.well-known\/oauth-protected-resource$/, () => import('../../app/.well-known/oauth-protected-resource/route')],
+  [/^\/\.well-known\/oauth-protected-resource\/v1\/mcp$/, () => import('../../app/.well-known/oauth-protected-resource/v1/mcp/route')],
+  [
+    /^\/\.well-known\/oauth-protected-resource\/v1\/public$/,
+    () => import('../../app/.well-known/oauth-protected-resource/v1/public/route'),
+  ],
+  [/^\/\.well-known\/oauth-authorization-server$/, () => import('../../app/.well-known/oauth-authorization-server/route')],
+  [
+    /^\/\.well-known\/oauth-authorization-server\/api\/auth$/,
+    () => import('../../app/.well-known/oauth-authorization-server/api/auth/route'),
+  ],
 ];
 
 export interface TestServer {
@@ -56,7 +53,7 @@ export async function startTestServer(options: { trustedProxies?: number } = {})
       async handleOther(incoming, outgoing) {
         const url = requestUrl(incoming);
         const route = routes.find(([pattern]) => pattern.test(url.pathname));
-        const handler = route?.[1][incoming.method ?? 'GET'] as Handler | undefined;
+        const handler = route && ((await route[1]())[incoming.method ?? 'GET'] as Handler | undefined);
         if (!handler) {
           outgoing.writeHead(404).end();
           return;
@@ -68,6 +65,10 @@ export async function startTestServer(options: { trustedProxies?: number } = {})
     }),
   );
   answerClientErrors(server);
+  // Idle connections are left to the client to close. The server's own 5 s close raced a test's
+  // next request on the same connection when the process, client and server both, was held up
+  // ("other side closed", ECONNRESET, at a load average of 30).
+  server.keepAliveTimeout = 0;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { PATIENCE_MS } from './patience';
 
 export interface RawResponse {
   status: number;
@@ -28,10 +29,12 @@ export function rawExchange(
     const socket = net.connect({ host: hostname, port: Number(port), localAddress: options.localAddress });
     let received = Buffer.alloc(0);
     const responses: RawResponse[] = [];
+    const fail = (what: string) =>
+      reject(new Error(`${responses.length} of ${answers} answers, then ${what}: ${received.toString('latin1').slice(0, 200)}`));
     const timer = setTimeout(() => {
       socket.destroy();
-      reject(new Error(`${responses.length} of ${answers} answers, then nothing: ${received.toString('latin1').slice(0, 200)}`));
-    }, 20_000);
+      fail('nothing');
+    }, PATIENCE_MS);
     socket.on('data', (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       for (let parsed = parse(received, options.headRequest); parsed; parsed = parse(received, options.headRequest)) {
@@ -47,6 +50,11 @@ export function rawExchange(
     socket.on('error', (error) => {
       clearTimeout(timer);
       reject(error);
+    });
+    // A promise settles once: after the last answer, this does nothing.
+    socket.on('close', () => {
+      clearTimeout(timer);
+      fail('the connection closed');
     });
     for (const part of parts) if (part.length > 0) socket.write(part);
   });

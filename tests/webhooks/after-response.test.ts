@@ -15,6 +15,7 @@ import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { freePort } from '../support/ports';
 import { startReceiver } from './receiver';
+import { PATIENCE_MS } from '../support/patience';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 
@@ -57,9 +58,9 @@ beforeAll(async () => {
       expect(server.exitCode).toBeNull();
       expect((await fetch(`${baseUrl}/v1/public/openapi.json`)).status).toBe(200);
     },
-    { timeout: 60_000, interval: 250 },
+    { timeout: PATIENCE_MS, interval: 250 },
   );
-}, 600_000);
+});
 
 afterAll(async () => {
   if (server?.exitCode === null) {
@@ -80,7 +81,7 @@ describe('webhooks where no worker runs beside the server (Vercel)', () => {
     const created = await client.post('/web/tasks', { title: 'Attempted after the answer' });
     expect(created.status).toBe(201);
 
-    await vi.waitFor(() => expect(receiver.received(hookPath)).toHaveLength(1), { timeout: 15_000, interval: 100 });
+    await vi.waitFor(() => expect(receiver.received(hookPath)).toHaveLength(1), { timeout: PATIENCE_MS, interval: 100 });
     const [request] = receiver.received(hookPath);
     const event = new Webhook(hook.secret).verify(request!.body, request!.headers) as { type: string; data: { task: { id: string } } };
     expect(event.type).toBe('task.created');

@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, processPool } from '../../server/db/client';
 import { ATTEMPT_TIMEOUT_MS } from '../../server/webhooks/deliver';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { runDueWebhooks } from '../../server/webhooks/worker';
 import { useApi } from '../support/api';
+import { PATIENCE_MS } from '../support/patience';
 import { startReceiver } from './receiver';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
@@ -47,7 +48,7 @@ describe('a run within a time limit (the Cron route, after a response)', () => {
   it('starts no attempt later than one timeout before its end, and leaves the rest queued for the next run', async () => {
     await db().webhookEndpoint.deleteMany({ where: { workspaceId: api.fixture.workspace.id } });
     const path = randomUUID();
-    receiver.delay(path, 1_500);
+    const release = receiver.hold(path);
     const hook = await createEndpoint(db(), api.fixture.workspace.id, {
       url: receiver.url(path),
       events: ['task.created'],
@@ -55,8 +56,14 @@ describe('a run within a time limit (the Cron route, after a response)', () => {
     });
     for (let i = 0; i < 8; i += 1) expect((await api.client.post('/web/tasks', { title: `Queued ${i}` })).status).toBe(201);
 
-    // The last attempt may start 0.5 s in: the four the worker took at once, each answered after 1.5 s.
-    await runDueWebhooks(processPool(), db, ATTEMPT_TIMEOUT_MS + 500);
+    // Attempts may start in the run's first 5 s: the worker takes four at once, which the receiver
+    // answers only after that (within their 10 s), so the other four find no time left.
+    const startBy = Date.now() + 5_000;
+    const run = runDueWebhooks(processPool(), db, ATTEMPT_TIMEOUT_MS + 5_000);
+    await vi.waitFor(() => expect(receiver.received(path)).toHaveLength(4), { timeout: PATIENCE_MS });
+    await new Promise((resolve) => setTimeout(resolve, startBy - Date.now() + 100));
+    release();
+    await run;
     expect(receiver.received(path)).toHaveLength(4);
     const waiting = await db().webhookDelivery.findMany({ where: { endpointId: hook.id, status: 'pending' }, select: { attempts: true } });
     expect(waiting.map((delivery) => delivery.attempts)).toEqual([0, 0, 0, 0]);

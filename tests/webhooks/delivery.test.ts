@@ -8,6 +8,7 @@ import { deliverJob, type EventType } from '../../server/webhooks/events';
 import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/worker';
 import { useApi } from '../support/api';
 import { createTask, startReceiver, type Received } from './receiver';
+import { PATIENCE_MS } from '../support/patience';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 // Two retries, at once: a delivery is tried three times before its endpoint is disabled.
@@ -46,7 +47,7 @@ async function settled(endpointId: string, deliveries: number) {
 
       expect(rows.filter((row) => row.status !== 'pending')).toHaveLength(deliveries);
     },
-    { timeout: 20_000, interval: 100 },
+    { timeout: PATIENCE_MS, interval: 100 },
   );
 }
 
@@ -143,9 +144,12 @@ describe('one attempt at a time', () => {
 
   it('two attempts that reach the same pending delivery POST it once', async () => {
     const hook = await endpoint(['task.created']);
-    receiver.delay(hook.id, 300);
+    const release = receiver.hold(hook.id);
     const id = await pendingDelivery(hook.id);
-    await Promise.all([attemptDelivery(db(), id), attemptDelivery(db(), id)]);
+    const attempts = Promise.all([attemptDelivery(db(), id), attemptDelivery(db(), id)]);
+    await vi.waitFor(() => expect(hook.received()).toHaveLength(1));
+    release();
+    await attempts;
     expect(hook.received()).toHaveLength(1);
     expect(await db().webhookDelivery.findUniqueOrThrow({ where: { id } })).toMatchObject({
       status: 'delivered',

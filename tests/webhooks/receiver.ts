@@ -15,7 +15,7 @@ export interface Received {
 export async function startReceiver() {
   const received: Received[] = [];
   const statuses = new Map<string, number[]>();
-  const delays = new Map<string, number>();
+  const held = new Map<string, (() => void)[]>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -27,7 +27,9 @@ export async function startReceiver() {
         at: Date.now(),
       });
       res.statusCode = statuses.get(req.url ?? '')?.shift() ?? 204;
-      setTimeout(() => res.end(), delays.get(req.url ?? '') ?? 0);
+      const waiting = held.get(req.url ?? '');
+      if (waiting) waiting.push(() => res.end());
+      else res.end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -39,8 +41,15 @@ export async function startReceiver() {
     received: (path: string) => received.filter((request) => request.path === `/${path}`),
     /** The statuses the next requests to the path get, in order. */
     answer: (path: string, ...next: number[]) => statuses.set(`/${path}`, next),
-    /** Every answer to the path comes this much later. */
-    delay: (path: string, ms: number) => delays.set(`/${path}`, ms),
+    /** Answers to the path wait until the function this returns is called; later ones come at once. */
+    hold: (path: string) => {
+      const waiting: (() => void)[] = [];
+      held.set(`/${path}`, waiting);
+      return () => {
+        held.delete(`/${path}`);
+        for (const answer of waiting) answer();
+      };
+    },
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }

@@ -1,0 +1,48 @@
+import os from 'node:os';
+import path from 'node:path';
+import type { Reporter, TestModule, Vitest } from 'vitest/node';
+
+const SAMPLE_MS = 5_000;
+const SLOWEST = 12;
+
+const seconds = (ms: number) => (ms / 1000).toFixed(1);
+
+/**
+ * Printed after Vitest's own summary, whose Duration line gives the run's totals of
+ * import, setup and tests: the machine's load while the suite ran, since a busy machine
+ * is slower, and the files that held a worker longest, each with its own import, setup
+ * and tests. With them, a run's figure says where its time went.
+ */
+export default class RunReport implements Reporter {
+  private vitest?: Vitest;
+  private readonly loads: number[] = [];
+  private timer?: NodeJS.Timeout;
+
+  onInit(vitest: Vitest) {
+    this.vitest = vitest;
+    this.loads.push(os.loadavg()[0]!);
+    this.timer = setInterval(() => this.loads.push(os.loadavg()[0]!), SAMPLE_MS).unref();
+  }
+
+  onTestRunEnd(modules: ReadonlyArray<TestModule>) {
+    clearInterval(this.timer);
+    const log = (line: string) => this.vitest!.logger.log(line);
+    const loads = [...this.loads, os.loadavg()[0]!];
+    const mean = loads.reduce((sum, load) => sum + load, 0) / loads.length;
+    log(
+      `   Load average (1 min) during the run: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}, mean ${mean.toFixed(1)}, on ${os.availableParallelism()} cores`,
+    );
+    const files = modules
+      .map((module) => ({ name: path.relative(process.cwd(), module.moduleId), ...module.diagnostic() }))
+      .map((file) => ({ ...file, total: file.setupDuration + file.collectDuration + file.duration }))
+      .sort((a, b) => b.total - a.total)
+      .slice(0, SLOWEST);
+    if (files.length < 2) return;
+    log(`   Slowest files, seconds (import includes the file's own top level; setup is tests/support/database.ts and data-dir.ts):`);
+    for (const file of files) {
+      log(
+        `   ${seconds(file.total).padStart(6)}  ${file.name}  (import ${seconds(file.collectDuration)}, setup ${seconds(file.setupDuration)}, tests ${seconds(file.duration)})`,
+      );
+    }
+  }
+}
