@@ -23,7 +23,6 @@ const ACTIVE_MS = 30_000;
 const NOTE_WAIT_MS = 50;
 // Enough notes to find the replayed one at any lag within the bound.
 const MAX_NOTES = 64;
-const REPLICA_POOL_SHARE = 1;
 
 interface Note {
   at: number;
@@ -55,7 +54,7 @@ function replica(): Replica | null {
     } else {
       const pool = createPool({
         url: database.replica.url,
-        max: Math.max(1, Math.floor(database.poolSize * REPLICA_POOL_SHARE)),
+        max: database.poolSize,
         applicationName: 'taskapi-replica',
         onError,
       });

@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
-import { db, processPool } from '../db/client';
-import type { Db } from '../db/client';
+import { db, processPool, type Db } from '../db/client';
 import { env } from '../env';
 
 /**

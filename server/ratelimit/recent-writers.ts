@@ -30,22 +30,6 @@ function withinBound<T>(work: Promise<T>): Promise<T> {
   return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
-function inMemory(): RecentWriters {
-  const until = new Map<string, number>();
-  return {
-    async mark(principalId, forMs) {
-      until.set(principalId, Date.now() + forMs);
-    },
-    async wroteRecently(principalId) {
-      const end = until.get(principalId);
-      if (end === undefined) return false;
-      if (end > Date.now()) return true;
-      until.delete(principalId);
-      return false;
-    },
-  };
-}
-
 function inStore(choice: Exclude<LimiterChoice, { kind: 'memory' }>): RecentWriters {
   const store =
     choice.kind === 'upstash'
@@ -82,7 +66,9 @@ const holder = globalThis as unknown as { __taskApiRecentWriters?: RecentWriters
 export function recentWriters(): RecentWriters {
   if (!holder.__taskApiRecentWriters) {
     const { limiter } = env();
-    holder.__taskApiRecentWriters = limiter.kind === 'memory' ? inMemory() : inStore(limiter);
+    // server/env.ts refuses a replica, the one user of these marks, without a shared store.
+    if (limiter.kind === 'memory') throw new Error('Recent writers need REDIS_URL or Upstash');
+    holder.__taskApiRecentWriters = inStore(limiter);
   }
   return holder.__taskApiRecentWriters;
 }
