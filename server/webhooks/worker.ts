@@ -102,6 +102,10 @@ export const WORKER_APPLICATION_NAME = 'taskapi-webhooks';
 /** The resident worker's connections: one held by LISTEN, one for each attempt under way. */
 export const WORKER_POOL_SIZE = CONCURRENCY + 1;
 
+function warmUp(db: Db): Promise<unknown> {
+  return Promise.all([db.$queryRaw`SELECT 1`, db.webhookDelivery.findFirst({ select: { id: true } })]);
+}
+
 export interface WebhookWorker {
   /** Lets the attempts under way finish, takes no more, and closes every connection of the worker. */
   stop(): Promise<void>;
@@ -124,6 +128,12 @@ export async function startWebhookWorker(directUrl: string): Promise<WebhookWork
     onError: (error) => logThrottled('webhooks.worker_connection_lost', LOST_CONNECTION_LOG_INTERVAL_MS, { error }),
   });
   const workerDb = dbOnPool(pgPool, false);
+  // Prisma's client sets itself up on its first statements, which took seconds of the first
+  // deliveries after a start on a busy machine: paid here instead, a raw and a built statement.
+  await warmUp(workerDb).catch(async (error: unknown) => {
+    await pgPool.end();
+    throw error;
+  });
   const runner = await run({ pgPool, taskList: tasks(() => workerDb), parsedCronItems: purgeCron(), ...options }).catch(
     async (error: unknown) => {
       await pgPool.end();

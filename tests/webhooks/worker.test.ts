@@ -1,6 +1,7 @@
 import { Prisma } from '../../server/db/generated/client';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
+import { startStatementCounter } from '../support/pg-counter';
 import { startWebhookWorker, WORKER_APPLICATION_NAME } from '../../server/webhooks/worker';
 
 const uncaught: unknown[] = [];
@@ -36,6 +37,20 @@ describe('the webhook worker', () => {
       expect(warn.mock.calls.flat().join('\n')).not.toMatch(/error handlers/);
     } finally {
       warn.mockRestore();
+    }
+  });
+
+  // Prisma's client sets itself up on its first statements: on a busy machine that had taken the
+  // first deliveries after a start seconds past their 201 (README, Deployment tests).
+  it('has its Prisma client build and send a statement before it takes a job', async () => {
+    const counter = await startStatementCounter(process.env.DATABASE_URL!);
+    try {
+      const worker = await startWebhookWorker(counter.url);
+      const sent = counter.take().map((statement) => statement.text);
+      await worker.stop();
+      expect(sent.some((text) => /FROM "public"\."webhook_delivery"/.test(text))).toBe(true);
+    } finally {
+      await counter.close();
     }
   });
 });
