@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { personContext, type RequestFacts } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { addMember, emailSchema, passwordSchema } from '../workspaces/members';
@@ -25,7 +27,7 @@ export async function setupNeeded(db: Db): Promise<boolean> {
  * Creates the first workspace and its owner, once. The advisory lock makes
  * concurrent first runs queue up, so the second sees the first one's user and is refused.
  */
-export async function createFirstOwner(db: Db, input: FirstOwnerInput) {
+export async function createFirstOwner(db: Db, input: FirstOwnerInput, request: RequestFacts) {
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
@@ -37,6 +39,11 @@ export async function createFirstOwner(db: Db, input: FirstOwnerInput) {
         name: input.name,
         role: 'owner',
         password: input.password,
+      }, null);
+      // One event for the whole setup, by the owner it created.
+      await recordAudit(tx, workspace.id, personContext(owner, request), {
+        action: 'workspace.owner_set_up',
+        target: { type: 'workspace', id: workspace.id, name: workspace.name },
       });
       return { workspace: { slug: workspace.slug, name: workspace.name }, owner: { email: owner.email } };
     },

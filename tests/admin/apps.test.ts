@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { authenticateAccessToken } from '../../server/oauth/access-token';
@@ -29,7 +30,7 @@ async function connected() {
     email: `admin-${randomUUID()}@acme.test`,
     name: 'Priya Raman',
     role: 'admin',
-  });
+  }, FIXTURE_AUDIT);
   const clientId = `cli-${randomUUID()}`;
   await db().oauthClient.create({ data: { id: randomUUID(), clientId, name: 'Claude', redirectUris: ['http://127.0.0.1:43117/cb'] } });
   const id = await createGrant(db(), {
@@ -39,7 +40,7 @@ async function connected() {
     scopes: ['task:read'],
     projectId: project.id,
     approvedById: admin.id,
-  });
+  }, FIXTURE_AUDIT);
   const token = `${ACCESS_TOKEN_PREFIX}${randomUUID().replaceAll('-', '')}`;
   await db().oauthAccessToken.create({
     data: {

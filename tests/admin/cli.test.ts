@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { verifyPassword } from 'better-auth/crypto';
 import { describe, expect, it } from 'vitest';
@@ -24,7 +25,7 @@ async function workspace(options: { withProject?: boolean } = {}) {
 
 async function createKey(ws: string) {
   const workspaceId = (await db().workspace.findUniqueOrThrow({ where: { slug: ws } })).id;
-  return createApiKey(db(), workspaceId, { name: 'CI', scopes: ['task:read'], projectId: null, expiresAt: null }, null);
+  return createApiKey(db(), workspaceId, { name: 'CI', scopes: ['task:read'], projectId: null, expiresAt: null }, null, FIXTURE_AUDIT);
 }
 
 describe('admin CLI', () => {
@@ -320,7 +321,7 @@ async function workspaceId(ws: string) {
 
 async function member(ws: string, role: 'owner' | 'admin' | 'member' = 'member', password?: string) {
   const email = `m-${ws}-${++counter}@example.test`;
-  return addMember(db(), { workspaceId: await workspaceId(ws), email, name: 'Someone', role, password });
+  return addMember(db(), { workspaceId: await workspaceId(ws), email, name: 'Someone', role, password }, FIXTURE_AUDIT);
 }
 
 async function openSession(userId: string) {
@@ -446,7 +447,7 @@ describe('admin CLI: member accounts', () => {
   it('member remove keeps the sessions of a user who is still in another workspace', async () => {
     const ws = await workspace();
     const removed = await member(ws);
-    await addMember(db(), { workspaceId: await workspaceId(await workspace()), email: removed.email, name: 'Someone', role: 'member' });
+    await addMember(db(), { workspaceId: await workspaceId(await workspace()), email: removed.email, name: 'Someone', role: 'member' }, FIXTURE_AUDIT);
     await openSession(removed.id);
     const result = await runAdminInProcess<{ sessionsEnded: number }>([
       'member',

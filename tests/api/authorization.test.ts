@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleKeyUsage } from '../../server/auth/last-used';
@@ -164,7 +165,7 @@ beforeAll(async () => {
     unchecked: 'tk_3f9a1c0d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39',
   };
   await db().apiKey.update({ where: { keyHash: hashKey(await fixture.key()) }, data: { keyHash: hashKey(keys.unchecked) } });
-  await revokeApiKey(db(), fixture.workspace.id, await keyIdOf(keys.revoked));
+  await revokeApiKey(db(), fixture.workspace.id, await keyIdOf(keys.revoked), FIXTURE_AUDIT);
   // Keys cannot be created already expired: move the expiry into the past in the database.
   await db().apiKey.update({ where: { keyHash: hashKey(keys.expired) }, data: { expiresAt: new Date(Date.now() - 60_000) } });
 

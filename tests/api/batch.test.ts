@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
@@ -130,7 +131,7 @@ describe('POST /{projectSlug}/tasks/batch', () => {
       url: `http://127.0.0.1:9/${randomUUID()}`,
       events: ['task.created'],
       projectId: project.id,
-    });
+    }, FIXTURE_AUDIT);
 
     const response = await api.client.post(`/${project.slug}/tasks/batch`, { tasks: titles(5) });
 

@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import pg from 'pg';
 import { createDb } from '../../server/db/client';
 import { createApiKey } from '../../server/keys/manage';
@@ -219,7 +220,7 @@ export async function seedWorkspace(
 
   const db = createDb(url, 1);
   try {
-    const key = await createApiKey(db, fixture.workspaceId, { name: 'bench', scopes: [...SCOPES], projectId: null, expiresAt: null }, null);
+    const key = await createApiKey(db, fixture.workspaceId, { name: 'bench', scopes: [...SCOPES], projectId: null, expiresAt: null }, null, FIXTURE_AUDIT);
     return { ...fixture, apiKey: key.key };
   } finally {
     await db.$disconnect();

@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appSecret } from '../../server/app-secret';
@@ -89,9 +90,9 @@ describe('the webhooks page in a browser', () => {
 
     it('asks an owner of two workspaces which one, and deletes an endpoint only once confirmed', async () => {
       const other = await createWorkspace(db(), { slug: `beta-${randomBytes(3).toString('hex')}`, name: 'Beta Corp' });
-      await addMember(db(), { workspaceId: other.id, email: owner.email, name: owner.name, role: 'owner' });
+      await addMember(db(), { workspaceId: other.id, email: owner.email, name: owner.name, role: 'owner' }, FIXTURE_AUDIT);
       const url = receiver.url('deleted');
-      await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null });
+      await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null }, FIXTURE_AUDIT);
       const page = await signedIn.context.newPage();
       await page.goto(`${app.baseUrl}/settings/webhooks`);
       await page.getByRole('heading', { name: 'Choose a workspace' }).waitFor();
@@ -122,7 +123,7 @@ describe('the webhooks page in a browser', () => {
 
     it('rotates a secret keeping the old one for a day, or stopping it at once when it leaked', async () => {
       const url = receiver.url('rotated');
-      await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null });
+      await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null }, FIXTURE_AUDIT);
       const page = await signedIn.context.newPage();
       await page.goto(`${app.baseUrl}/settings/webhooks?workspace=${fx.workspace.slug}`);
       const endpoint = page.getByRole('article', { name: url });

@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
@@ -37,7 +38,7 @@ beforeAll(async () => {
       expiresAt: new Date(Date.now() - MINUTE_MS),
     },
   });
-  endpointId = (await createEndpoint(db(), fx.workspace.id, { url: 'http://127.0.0.1:9/hook', events: [], projectId: null })).id;
+  endpointId = (await createEndpoint(db(), fx.workspace.id, { url: 'http://127.0.0.1:9/hook', events: [], projectId: null }, FIXTURE_AUDIT)).id;
   await db().$executeRaw`
     INSERT INTO webhook_delivery (id, endpoint_id, message_id, event_type, payload, status, created_at, updated_at)
     SELECT gen_random_uuid(), ${endpointId}::uuid, 'msg_' || gen_random_uuid(), 'task.created', '{}', 'delivered',

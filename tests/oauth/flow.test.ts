@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleKeyUsage } from '../../server/auth/last-used';
 import { db } from '../../server/db/client';
@@ -213,7 +214,7 @@ describe('a grant', () => {
     const grant = await db().oauthAccessToken.findFirstOrThrow({ where: { clientId: connected.clientId }, select: { referenceId: true } });
     expect((await api.clientWith(connected.tokens.access_token).get('/web/statuses')).status).toBe(200);
 
-    await revokeGrant(db(), api.fixture.workspace.id, grant.referenceId!);
+    await revokeGrant(db(), api.fixture.workspace.id, grant.referenceId!, FIXTURE_AUDIT);
 
     expect((await api.clientWith(connected.tokens.access_token).get('/web/statuses')).status).toBe(401);
     const mcp = await postMcp(api.server.baseUrl, INITIALIZE, { authorization: `Bearer ${connected.tokens.access_token}` });

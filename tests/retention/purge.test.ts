@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db, processPool } from '../../server/db/client';
@@ -13,7 +14,7 @@ const api = useApi();
 const DAY_MS = 24 * 3_600_000;
 
 async function endpoint() {
-  return (await createEndpoint(db(), api.fixture.workspace.id, { url: `http://127.0.0.1:9/${randomUUID()}`, events: [], projectId: null }))
+  return (await createEndpoint(db(), api.fixture.workspace.id, { url: `http://127.0.0.1:9/${randomUUID()}`, events: [], projectId: null }, FIXTURE_AUDIT))
     .id;
 }
 

@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
@@ -75,7 +76,7 @@ afterAll(async () => {
 describe('webhooks where no worker runs beside the server (Vercel)', () => {
   it('a change that queued an event attempts its delivery right after the response, with no worker and no Cron call', async () => {
     const hookPath = randomUUID();
-    const hook = await createEndpoint(db(), fx.workspace.id, { url: receiver.url(hookPath), events: ['task.created'], projectId: null });
+    const hook = await createEndpoint(db(), fx.workspace.id, { url: receiver.url(hookPath), events: ['task.created'], projectId: null }, FIXTURE_AUDIT);
     const client = apiClient(baseUrl, await fx.key());
 
     const created = await client.post('/web/tasks', { title: 'Attempted after the answer' });

@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -29,7 +30,7 @@ describe('the Vercel Cron route', () => {
       url: receiver.url(path),
       events: ['task.created'],
       projectId: null,
-    });
+    }, FIXTURE_AUDIT);
     expect((await api.client.post('/web/tasks', { title: 'Via cron' })).status).toBe(201);
 
     expect((await cron()).status).toBe(401);
@@ -53,7 +54,7 @@ describe('a run within a time limit (the Cron route, after a response)', () => {
       url: receiver.url(path),
       events: ['task.created'],
       projectId: null,
-    });
+    }, FIXTURE_AUDIT);
     for (let i = 0; i < 8; i += 1) expect((await api.client.post('/web/tasks', { title: `Queued ${i}` })).status).toBe(201);
 
     // Attempts may start in the run's first 5 s: the worker takes four at once, which the receiver

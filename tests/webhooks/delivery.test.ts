@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -29,7 +30,7 @@ afterAll(async () => {
 
 async function endpoint(events: EventType[] = []) {
   const path = randomUUID();
-  const created = await createEndpoint(db(), api.fixture.workspace.id, { url: receiver.url(path), events, projectId: null });
+  const created = await createEndpoint(db(), api.fixture.workspace.id, { url: receiver.url(path), events, projectId: null }, FIXTURE_AUDIT);
   return {
     ...created,
     received: () => receiver.received(path),

@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
@@ -16,7 +17,7 @@ async function endpoint(options: { events?: EventType[]; projectId?: string | nu
     url: 'https://hooks.example.test/receive',
     events: options.events ?? [],
     projectId: options.projectId ?? null,
-  });
+  }, FIXTURE_AUDIT);
 }
 
 /** The events recorded for an endpoint, oldest first, with their bodies parsed. */

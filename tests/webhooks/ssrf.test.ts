@@ -1,3 +1,4 @@
+import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
@@ -18,10 +19,10 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const save = (url: string) => createEndpoint(db(), api.fixture.workspace.id, { url, events: [], projectId: null });
+const save = (url: string) => createEndpoint(db(), api.fixture.workspace.id, { url, events: [], projectId: null }, FIXTURE_AUDIT);
 // Endpoints this file saves at public addresses belong to a workspace where nothing ever happens: no event, no request.
 const saveQuiet = async (url: string) =>
-  createEndpoint(db(), (await createWorkspaceFixture()).workspace.id, { url, events: [], projectId: null });
+  createEndpoint(db(), (await createWorkspaceFixture()).workspace.id, { url, events: [], projectId: null }, FIXTURE_AUDIT);
 
 describe('no webhooks into the network', () => {
   it.each([
