@@ -272,7 +272,7 @@ export const commands: Record<string, Command> = {
   }),
 
   'webhook create': define({
-    usage: `--workspace S --url U [--events ${EVENT_TYPES.join(',')}] [--project P]   # without --events: every event`,
+    usage: `--workspace S --url U [--events ${EVENT_TYPES.join(',')}] [--project P]   # without --events: every project event`,
     options: strings('workspace', 'url', 'events', 'project'),
     input: z.object({
       workspace: required(slugSchema),

@@ -3,7 +3,7 @@ import type { AuditContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { storableText } from '../db/storable';
-import { notFound } from '../errors';
+import { notFound, nullIfMissing } from '../errors';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 import { SCOPES } from './scopes';
 import { generateKeySecret, hashKey, keyHint } from './key-format';
@@ -99,16 +99,17 @@ export async function revokeApiKey(db: Db, workspaceId: string, id: string, audi
   if (!z.uuid().safeParse(id).success) throw notFound('API key not found');
   const existing = await db.apiKey.findFirst({ where: { id, workspaceId, grant: null }, select: { id: true, revokedAt: true } });
   if (!existing) throw notFound('API key not found');
-  const key = await db.$transaction(async (tx) => {
-    // Only the revocation that finds the key active records it: two at once record one event.
-    const { count } = existing.revokedAt
-      ? { count: 0 }
-      : await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: new Date() } });
-    const revoked = await tx.apiKey.findUniqueOrThrow({ where: { id }, select: keyView });
-    if (count === 1) await recordAudit(tx, workspaceId, audit, { action: 'api_key.revoked', target: { type: 'api_key', id, name: revoked.name } });
-    return revoked;
-  });
-  return withState(key);
+  const revoked =
+    !existing.revokedAt &&
+    (await nullIfMissing(
+      db.$transaction(async (tx) => {
+        // Only the revocation that finds the key active records it: two at once record one event.
+        const key = await tx.apiKey.update({ where: { id, revokedAt: null }, data: { revokedAt: new Date() }, select: keyView });
+        await recordAudit(tx, workspaceId, audit, { action: 'api_key.revoked', target: { type: 'api_key', id, name: key.name } });
+        return key;
+      }),
+    ));
+  return withState(revoked || (await db.apiKey.findUniqueOrThrow({ where: { id }, select: keyView })));
 }
 
 export async function listApiKeys(db: Db, workspaceId: string) {

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { AuditContext } from '../audit/context';
 import { auditStatement, changesOf, knownSource, noteStreamed, recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
-import { notFound } from '../errors';
+import { notFound, nullIfMissing } from '../errors';
 import { SCOPES, type Scope } from '../keys/scopes';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 
@@ -99,16 +99,18 @@ export async function revokeGrant(db: Db, workspaceId: string, id: string, audit
   const existing = await db.apiKey.findFirst({ where: { id, workspaceId, grant: { isNot: null } }, select: { id: true } });
   if (!existing) throw notFound(GRANT_NOT_FOUND);
   const now = new Date();
-  const grant = await db.$transaction(async (tx) => {
-    // Only the revocation that finds the grant active records it: revoking twice records once.
-    const { count } = await tx.apiKey.updateMany({ where: { id, revokedAt: null }, data: { revokedAt: now } });
-    await tx.oauthRefreshToken.updateMany({ where: { referenceId: id, revoked: null }, data: { revoked: now } });
-    await tx.oauthAccessToken.updateMany({ where: { referenceId: id, revoked: null }, data: { revoked: now } });
-    const revoked = await tx.apiKey.findUniqueOrThrow({ where: { id }, select: grantView });
-    if (count === 1) await recordAudit(tx, workspaceId, audit, { action: 'oauth_app.revoked', target: { type: 'oauth_app', id, name: revoked.name } });
-    return revoked;
-  });
-  return toGrant(grant);
+  const grant = await nullIfMissing(
+    db.$transaction(async (tx) => {
+      // Only the revocation that finds the grant active records it: revoking twice records once.
+      const revoked = await tx.apiKey.update({ where: { id, revokedAt: null }, data: { revokedAt: now }, select: grantView });
+      await tx.oauthRefreshToken.updateMany({ where: { referenceId: id, revoked: null }, data: { revoked: now } });
+      await tx.oauthAccessToken.updateMany({ where: { referenceId: id, revoked: null }, data: { revoked: now } });
+      await recordAudit(tx, workspaceId, audit, { action: 'oauth_app.revoked', target: { type: 'oauth_app', id, name: revoked.name } });
+      return revoked;
+    }),
+  );
+  // Revoked already: its tokens went with it then.
+  return toGrant(grant ?? (await db.apiKey.findUniqueOrThrow({ where: { id }, select: grantView })));
 }
 
 export const GRANT_NOT_FOUND = 'Connected app not found';

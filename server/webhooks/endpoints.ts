@@ -1,7 +1,7 @@
 import type { AuditContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
-import { badRequest, conflict, notFound } from '../errors';
+import { badRequest, conflict, notFound, nullIfMissing } from '../errors';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 import { FORBIDDEN_ADDRESS, FORBIDDEN_PORT, isAllowedPort, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
 import { deliverJob, EVENT_TYPES, WORKSPACE_EVENT_TYPES, type EventType } from './events';
@@ -247,22 +247,24 @@ export async function rotateSecret(
 export async function setEndpointEnabled(db: Db, workspaceId: string, id: string, enabled: boolean, audit: AuditContext) {
   const current = await findEndpoint(db, workspaceId, id);
   if (enabled === (current.disabledAt === null)) return current;
-  return db.$transaction(async (tx) => {
-    // Only the change that finds the endpoint as it was records it: two at once record one event.
-    const { count } = await tx.webhookEndpoint.updateMany({
-      where: { id, disabledAt: enabled ? { not: null } : null },
-      data: enabled ? { disabledAt: null, disabledReason: null } : { disabledAt: new Date(), disabledReason: `Disabled by ${audit.actor.name}.` },
-    });
-    if (count === 1) {
+  const changed = await nullIfMissing(
+    db.$transaction(async (tx) => {
+      // Only the change that finds the endpoint as it was records it: two at once record one event.
+      const endpoint = await tx.webhookEndpoint.update({
+        where: { id, disabledAt: enabled ? { not: null } : null },
+        data: enabled ? { disabledAt: null, disabledReason: null } : { disabledAt: new Date(), disabledReason: `Disabled by ${audit.actor.name}.` },
+        select: endpointSelect,
+      });
       await recordAudit(tx, workspaceId, audit, {
         action: enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled',
-        target: endpointTarget(current),
+        target: endpointTarget(endpoint),
         before: { enabled: !enabled },
         after: { enabled },
       });
-    }
-    return tx.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: endpointSelect });
-  });
+      return endpoint;
+    }),
+  );
+  return changed ?? findEndpoint(db, workspaceId, id);
 }
 
 /**

@@ -27,8 +27,16 @@ async function signedIn(role: 'owner' | 'admin' | 'member', workspaceId = api.fi
   const person = await createPerson(workspaceId, role);
   secrets.add(person.password);
   const { cookie } = await signIn(api.server.baseUrl, person.email, person.password);
-  secrets.add(cookie.split('=').slice(1).join('='));
+  keepCookie(cookie);
   return { ...person, cookie };
+}
+
+/** The values of a Cookie header: the session tokens. */
+function keepCookie(cookie: string) {
+  for (const pair of cookie.split('; ')) {
+    const value = pair.slice(pair.indexOf('=') + 1);
+    if (value.length >= 16) secrets.add(value);
+  }
 }
 
 const settings = () => settingsClient(api.server.baseUrl, { cookie: owner.cookie });
@@ -211,7 +219,7 @@ describe('every action yields exactly one event with its actor, target and reque
     secrets.add(person.password);
     const ok = await signIn(api.server.baseUrl, person.email, person.password);
     expect(ok.status).toBe(200);
-    secrets.add(ok.cookie.split('=').slice(1).join('='));
+    keepCookie(ok.cookie);
     expect(await onlyEvent('sign_in.succeeded', person.id)).toMatchObject({
       actor: { type: 'person', id: person.id, name: person.name },
       target: { type: 'user', id: person.id },
@@ -308,7 +316,7 @@ describe('reading the log', () => {
     const seen: string[] = [];
     let after: string | null = null;
     do {
-      const answer = await listed({ limit: '3', ...(after && { after }) });
+      const answer = await listed({ limit: '3', ...(after ? { after } : {}) });
       const body = answer.body as { events: AuditEvent[]; meta: { hasMore: boolean; nextCursor: string | null } };
       seen.push(...body.events.map((event) => event.id));
       after = body.meta.hasMore ? body.meta.nextCursor : null;

@@ -42,14 +42,14 @@ describe('discovery', () => {
     }
   });
 
-  it('the REST API has its own protected resource metadata, from the same authorization server with the same scopes', async () => {
+  it('the REST API has its own protected resource metadata, from the same authorization server, with the audit log scope too', async () => {
     const response = await fetch(`${api.server.baseUrl}/.well-known/oauth-protected-resource/v1/public`);
 
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       resource: restResource(),
       authorization_servers: [`${appOrigin()}/api/auth`],
-      scopes_supported: ['task:read', 'task:create', 'task:update'],
+      scopes_supported: ['task:read', 'task:create', 'task:update', 'audit:read'],
       bearer_methods_supported: ['header'],
     });
   });

@@ -93,7 +93,9 @@ export function AuditLog({
             <input id="filter-target-id" name="targetId" defaultValue={search.targetId ?? ''} placeholder="its id" />
           </Field>
           <ControlGroup>
-            <Button type="submit">Filter</Button>
+            <Button type="submit" variant="primary">
+              Filter
+            </Button>
             {filtered && <Link href={auditHref(workspace, { ...search, group: undefined, actorType: undefined, actorId: undefined, targetType: undefined, targetId: undefined, period: undefined, after: undefined }, { event: undefined })}>Clear filters</Link>}
           </ControlGroup>
         </form>
