@@ -32,13 +32,13 @@ CREATE INDEX "audit_event_workspace_id_action_occurred_at_id_idx" ON "audit_even
 CREATE INDEX "audit_event_workspace_id_action_group_occurred_at_id_idx" ON "audit_event"("workspace_id", "action_group", "occurred_at" DESC, "id" DESC);
 
 -- CreateIndex
-CREATE INDEX "audit_event_workspace_id_actor_type_actor_id_occurred_at_id_idx" ON "audit_event"("workspace_id", "actor_type", "actor_id", "occurred_at" DESC, "id" DESC);
+CREATE INDEX "audit_event_workspace_id_actor_type_occurred_at_id_idx" ON "audit_event"("workspace_id", "actor_type", "occurred_at" DESC, "id" DESC);
 
 -- CreateIndex
 CREATE INDEX "audit_event_workspace_id_actor_id_occurred_at_id_idx" ON "audit_event"("workspace_id", "actor_id", "occurred_at" DESC, "id" DESC);
 
 -- CreateIndex
-CREATE INDEX "audit_event_workspace_id_target_type_target_id_occurred_at__idx" ON "audit_event"("workspace_id", "target_type", "target_id", "occurred_at" DESC, "id" DESC);
+CREATE INDEX "audit_event_workspace_id_target_type_occurred_at_id_idx" ON "audit_event"("workspace_id", "target_type", "occurred_at" DESC, "id" DESC);
 
 -- CreateIndex
 CREATE INDEX "audit_event_workspace_id_target_id_occurred_at_id_idx" ON "audit_event"("workspace_id", "target_id", "occurred_at" DESC, "id" DESC);
