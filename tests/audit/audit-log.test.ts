@@ -7,6 +7,7 @@ import { purgeStorage } from '../../server/retention/purge';
 import type { AuditEvent } from '../../server/schemas/audit';
 import { useApi } from '../support/api';
 import { runAdminInProcess } from '../support/cli';
+import { errorOf } from '../support/client';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { authorize, pkce, registerClient } from '../support/oauth';
 import { createPerson, settingsClient, signIn } from '../support/settings';
@@ -77,7 +78,7 @@ describe('every action yields exactly one event with its actor, target and reque
       name: 'Nightly export',
       scopes: ['task:read'],
       projectId: null,
-      expiry: null,
+      expiry: { kind: 'never' },
     });
     expect(created.status).toBe(200);
     secrets.add(created.data.secret);
@@ -105,7 +106,7 @@ describe('every action yields exactly one event with its actor, target and reque
       name: 'Nope',
       scopes: ['task:read'],
       projectId: randomUUID(),
-      expiry: null,
+      expiry: { kind: 'never' },
     });
     expect(refusedKey.status).toBe(404);
     const refusedHook = await settings().mutate('webhooks.create', {
@@ -328,8 +329,8 @@ describe('reading the log', () => {
   it('bad filters answer 400 naming the field', async () => {
     const answer = await listed({ action: 'api_keys' });
     expect(answer.status).toBe(400);
-    expect((answer.body as { message: string }).message).toMatch(/^action: must be an action such as api_key\.created or a group/);
-    expect(((await listed({ actorType: 'robot' })).body as { message: string }).message).toBe(
+    expect(errorOf(answer).message).toMatch(/^action: must be an action such as api_key\.created or a group/);
+    expect(errorOf(await listed({ actorType: 'robot' })).message).toBe(
       'actorType: must be one of person, api_key, oauth_app, cli, system',
     );
   });
@@ -366,7 +367,7 @@ describe('reading the log', () => {
       projectId: null,
     });
     secrets.add(created.data.secret);
-    const key = await settings().mutate('keys.create', { workspace: workspace(), name: 'Streamed', scopes: ['task:read'], projectId: null, expiry: null });
+    const key = await settings().mutate('keys.create', { workspace: workspace(), name: 'Streamed', scopes: ['task:read'], projectId: null, expiry: { kind: 'never' } });
     secrets.add(key.data.secret);
     const event = await onlyEvent('api_key.created', key.data.key.id);
     const [delivery] = await db().webhookDelivery.findMany({
@@ -386,12 +387,12 @@ describe('who may read it', () => {
   it('a key without audit:read gets 403, as does a key limited to one project', async () => {
     const without = await listed({}, api.key);
     expect(without.status).toBe(403);
-    expect((without.body as { message: string }).message).toBe('Missing required scope: audit:read');
+    expect(errorOf(without).message).toBe('Missing required scope: audit:read');
     const narrow = await api.fixture.key({ scopes: ['audit:read'], projectId: api.fixture.projects.web.id });
     secrets.add(narrow);
     const limited = await listed({}, narrow);
     expect(limited.status).toBe(403);
-    expect((limited.body as { message: string }).message).toBe(
+    expect(errorOf(limited).message).toBe(
       'API key is limited to one project; the audit log needs a key for every project of the workspace',
     );
   });

@@ -2,6 +2,7 @@ import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { db } from '../../server/db/client';
+import type { Prisma } from '../../server/db/generated/client';
 import { createGrant } from '../../server/oauth/grants';
 import { addMember } from '../../server/workspaces/members';
 import { createEndpoint } from '../../server/webhooks/endpoints';
@@ -162,7 +163,7 @@ const auditLog: LookPage = {
     await db().auditEvent.updateMany({ where: { workspaceId: fx.workspace.id }, data: { occurredAt: ago(31 * DAY) } });
     const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15';
     const priya = { actorType: 'person', actorId: randomUUID(), actorName: 'Priya Raman', ip: '203.0.113.7', userAgent: browser };
-    const event = (minutes: number, fields: Record<string, unknown>) => ({
+    const event = (minutes: number, fields: Omit<Prisma.AuditEventCreateManyInput, 'id' | 'workspaceId' | 'occurredAt' | 'requestId'>) => ({
       id: randomUUID(),
       workspaceId: fx.workspace.id,
       occurredAt: ago(minutes * MINUTE),

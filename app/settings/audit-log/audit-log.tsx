@@ -96,7 +96,7 @@ export function AuditLog({
             <Button type="submit" variant="primary">
               Filter
             </Button>
-            {filtered && <Link href={auditHref(workspace, { ...search, group: undefined, actorType: undefined, actorId: undefined, targetType: undefined, targetId: undefined, period: undefined, after: undefined }, { event: undefined })}>Clear filters</Link>}
+            {filtered && <Link href={`/settings/audit-log?workspace=${encodeURIComponent(workspace)}`}>Clear filters</Link>}
           </ControlGroup>
         </form>
       </Section>
