@@ -232,6 +232,8 @@ describe('GET /v1/public/openapi.json', () => {
       .sort();
     expect(with400).toEqual(
       [
+        'GET /audit-events',
+        'GET /audit-events/export',
         'GET /{projectSlug}/tasks',
         'GET /{projectSlug}/tasks/deleted',
         'POST /{projectSlug}/tasks',
