@@ -238,7 +238,7 @@ describe('admin CLI', () => {
       [['label', 'create', '--workspace', 'ok', '--name', 'bug', '--color', 'red'], /--color: must be a hex color/],
       [
         ['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read,task:foo'],
-        /--scopes: task:foo is not a scope; use task:read, task:create, task:update/,
+        /--scopes: task:foo is not a scope; use task:read, task:create, task:update, audit:read/,
       ],
       [
         ['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--reset-password'],
@@ -266,7 +266,7 @@ describe('admin CLI', () => {
 
     it('never names a part of an option, like --scopes.0', async () => {
       await expect(parseCommand(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:delete'])).rejects.toThrow(
-        /^key create: --scopes: task:delete is not a scope; use task:read, task:create, task:update$/,
+        /^key create: --scopes: task:delete is not a scope; use task:read, task:create, task:update, audit:read$/,
       );
     });
   });
@@ -276,7 +276,7 @@ describe('admin CLI', () => {
       const result = await runAdminInProcess(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:foo', '--json']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update\n/);
+      expect(result.stderr).toMatch(/^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update, audit:read\n/);
     });
 
     it('for a bad argument', async () => {
