@@ -136,7 +136,8 @@ export const commands: Record<string, Command> = {
       const workspace = await findWorkspace(db, input.workspace);
       return setMemberRole(db, { workspaceId: workspace.id, email: input.email, role: input.role }, audit);
     },
-    describe: (m) => (m.previousRole === m.role ? `${m.email} is already ${m.role}` : `${m.email} is now ${m.role} (was ${m.previousRole})`),
+    describe: (m) =>
+      m.previousRole === m.role ? `${m.email} is already ${m.role}` : `${m.email} is now ${m.role} (was ${m.previousRole})`,
   }),
 
   'project create': define({

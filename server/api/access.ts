@@ -131,7 +131,9 @@ async function findKey(state: RequestState, projectSlug: string): Promise<Authen
     ? null
     : isAccessToken(presented)
       ? await authenticateAccessToken(db(), presented, state.resource ?? 'rest', projectSlug)
-      : await authenticateKey(db(), presented, projectSlug, (keyId) => auditRejectedKey(db(), keyId, requestFactsOf(state), logRejectionFailure));
+      : await authenticateKey(db(), presented, projectSlug, (keyId) =>
+          auditRejectedKey(db(), keyId, requestFactsOf(state), logRejectionFailure),
+        );
   return found ?? refuseBadKey(state);
 }
 

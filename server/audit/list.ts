@@ -1,13 +1,7 @@
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { notFound } from '../errors';
-import {
-  actionGroup,
-  AUDIT_ACTIONS,
-  type AuditEvent,
-  type AuditEventsQuery,
-  type AuditFilters,
-} from '../schemas/audit';
+import { actionGroup, AUDIT_ACTIONS, type AuditEvent, type AuditEventsQuery, type AuditFilters } from '../schemas/audit';
 import { encodeCursor, type ChangeCursor } from '../schemas/task';
 
 interface AuditRow {

@@ -34,11 +34,16 @@ export function auditRejectedKey(db: Db, keyId: string, request: RequestFacts, o
     UPDATE api_key SET rejection_audited_at = now()
     WHERE id = ${keyId}::uuid AND (rejection_audited_at IS NULL OR rejection_audited_at < now() - interval '1 hour')
     RETURNING workspace_id, id::text AS actor_id, name AS actor_name, id::text AS target_id, name AS target_name`;
-  const write = auditStatement(db, source, { actor: { type: 'api_key', id: keyId, name: null }, ...request }, {
-    action: 'api_key.rejected',
-    targetType: 'api_key',
-    changes: null,
-  })
+  const write = auditStatement(
+    db,
+    source,
+    { actor: { type: 'api_key', id: keyId, name: null }, ...request },
+    {
+      action: 'api_key.rejected',
+      targetType: 'api_key',
+      changes: null,
+    },
+  )
     .then(noteStreamed)
     .catch((error: unknown) => {
       recordedAt.delete(keyId);

@@ -47,7 +47,10 @@ export async function beginSignInAttempt(email: string, request: RequestFacts): 
     allowed: true,
     async settle(outcome) {
       if (outcome === 'succeeded') {
-        const [, recorded] = await db().$transaction([db().signInFailure.deleteMany({ where: { accountKey: key } }), audit('sign_in.succeeded')]);
+        const [, recorded] = await db().$transaction([
+          db().signInFailure.deleteMany({ where: { accountKey: key } }),
+          audit('sign_in.succeeded'),
+        ]);
         noteStreamed(recorded);
       } else if (outcome === 'failed') {
         // This failure, counted from the start, is the one that reaches the limit: the account is locked from now.

@@ -39,7 +39,15 @@ export async function createGrant(db: Db, input: GrantInput, audit: AuditContext
   const target = { type: 'oauth_app' as const, id, name };
   const [, , recorded] = await db.$transaction([
     db.apiKey.create({
-      data: { id, workspaceId: input.workspaceId, name, hint: GRANT_HINT, scopes, projectId: input.projectId, createdById: input.approvedById },
+      data: {
+        id,
+        workspaceId: input.workspaceId,
+        name,
+        hint: GRANT_HINT,
+        scopes,
+        projectId: input.projectId,
+        createdById: input.approvedById,
+      },
     }),
     db.oauthGrant.create({ data: { id, clientId: input.clientId, approvedById: input.approvedById } }),
     auditStatement(db, knownSource(input.workspaceId, audit, target), audit, {

@@ -89,13 +89,17 @@ export async function seedDemo(db: Db): Promise<DemoLogins> {
   const rng = random(42);
   const workspace = await createWorkspace(db, { slug: 'demo', name: 'Demo Workspace' });
   const adminPassword = randomBytes(9).toString('base64url');
-  const admin = await addMember(db, {
-    workspaceId: workspace.id,
-    email: 'admin@demo.test',
-    name: 'Demo Admin',
-    role: 'owner',
-    password: adminPassword,
-  }, SEED);
+  const admin = await addMember(
+    db,
+    {
+      workspaceId: workspace.id,
+      email: 'admin@demo.test',
+      name: 'Demo Admin',
+      role: 'owner',
+      password: adminPassword,
+    },
+    SEED,
+  );
   const members = [admin];
   for (const [name, handle] of PEOPLE) {
     members.push(await addMember(db, { workspaceId: workspace.id, email: `${handle}@demo.test`, name, role: 'member' }, SEED));
@@ -125,7 +129,13 @@ export async function seedDemo(db: Db): Promise<DemoLogins> {
     [mobile.id, [...shared, design]],
   ]);
 
-  const key = await createApiKey(db, workspace.id, { name: 'Demo key', scopes: [...TASK_SCOPES], projectId: null, expiresAt: null }, admin.id, SEED);
+  const key = await createApiKey(
+    db,
+    workspace.id,
+    { name: 'Demo key', scopes: [...TASK_SCOPES], projectId: null, expiresAt: null },
+    admin.id,
+    SEED,
+  );
 
   const tasks: Prisma.TaskCreateManyInput[] = [];
   const assignees: { taskId: string; userId: string }[] = [];

@@ -66,17 +66,21 @@ export const webhooksRouter = router({
     return { endpoint: toEndpointView(endpoint), secret };
   }),
 
-  update: webhookManagerProcedure
-    .input(endpointFields.extend(endpointId.shape))
-    .mutation(async ({ ctx, input }) => {
-      const { id, ...fields } = input;
-      return toEndpointView(await updateEndpoint(db(), ctx.workspace.id, id, fields, ctx.audit));
-    }),
+  update: webhookManagerProcedure.input(endpointFields.extend(endpointId.shape)).mutation(async ({ ctx, input }) => {
+    const { id, ...fields } = input;
+    return toEndpointView(await updateEndpoint(db(), ctx.workspace.id, id, fields, ctx.audit));
+  }),
 
   rotate: webhookManagerProcedure
     .input(endpointId.extend({ expirePrevious: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
-      const { secret, ...endpoint } = await rotateSecret(db(), ctx.workspace.id, input.id, { expirePrevious: input.expirePrevious }, ctx.audit);
+      const { secret, ...endpoint } = await rotateSecret(
+        db(),
+        ctx.workspace.id,
+        input.id,
+        { expirePrevious: input.expirePrevious },
+        ctx.audit,
+      );
       return { endpoint: toEndpointView(endpoint), secret };
     }),
 

@@ -33,13 +33,17 @@ export async function createFirstOwner(db: Db, input: FirstOwnerInput, request: 
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
       if ((await tx.user.count()) > 0) throw new AppError('forbidden', 'Setup is already done: sign in instead');
       const workspace = await createWorkspace(tx, { slug: input.workspaceSlug, name: input.workspaceName });
-      const owner = await addMember(tx, {
-        workspaceId: workspace.id,
-        email: input.email,
-        name: input.name,
-        role: 'owner',
-        password: input.password,
-      }, null);
+      const owner = await addMember(
+        tx,
+        {
+          workspaceId: workspace.id,
+          email: input.email,
+          name: input.name,
+          role: 'owner',
+          password: input.password,
+        },
+        null,
+      );
       // One event for the whole setup, by the owner it created.
       await recordAudit(tx, workspace.id, personContext(owner, request), {
         action: 'workspace.owner_set_up',

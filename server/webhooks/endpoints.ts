@@ -120,7 +120,11 @@ export async function createEndpoint(db: Db, workspaceId: string, input: Endpoin
       data: { workspaceId, url: input.url, events, projectId: input.projectId, secretSealed: sealSecret(secret) },
       select: endpointSelect,
     });
-    await recordAudit(tx, workspaceId, audit, { action: 'webhook_endpoint.created', target: endpointTarget(created), after: audited(created) });
+    await recordAudit(tx, workspaceId, audit, {
+      action: 'webhook_endpoint.created',
+      target: endpointTarget(created),
+      after: audited(created),
+    });
     return created;
   });
   return { ...endpoint, secret };
@@ -219,13 +223,7 @@ export function previousSecretSignsUntil(endpoint: { previousSecretExpiresAt: Da
  * (it leaked) it stops with the next attempt. A second rotation within the day
  * drops the secret before the old one: two sign at most.
  */
-export async function rotateSecret(
-  db: Db,
-  workspaceId: string,
-  id: string,
-  { expirePrevious = false } = {},
-  audit: AuditContext,
-) {
+export async function rotateSecret(db: Db, workspaceId: string, id: string, { expirePrevious = false } = {}, audit: AuditContext) {
   if (!UUID.test(id)) throw notFound(ENDPOINT_NOT_FOUND);
   const secret = newSigningSecret();
   const expiresAt = expirePrevious ? null : new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS);
@@ -238,7 +236,10 @@ export async function rotateSecret(
       WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid
       RETURNING url`;
     if (!rotated) throw notFound(ENDPOINT_NOT_FOUND);
-    await recordAudit(tx, workspaceId, audit, { action: 'webhook_endpoint.secret_rotated', target: endpointTarget({ id, url: rotated.url }) });
+    await recordAudit(tx, workspaceId, audit, {
+      action: 'webhook_endpoint.secret_rotated',
+      target: endpointTarget({ id, url: rotated.url }),
+    });
   });
   return { ...(await findEndpoint(db, workspaceId, id)), secret };
 }
@@ -252,7 +253,9 @@ export async function setEndpointEnabled(db: Db, workspaceId: string, id: string
       // Only the change that finds the endpoint as it was records it: two at once record one event.
       const endpoint = await tx.webhookEndpoint.update({
         where: { id, disabledAt: enabled ? { not: null } : null },
-        data: enabled ? { disabledAt: null, disabledReason: null } : { disabledAt: new Date(), disabledReason: `Disabled by ${audit.actor.name}.` },
+        data: enabled
+          ? { disabledAt: null, disabledReason: null }
+          : { disabledAt: new Date(), disabledReason: `Disabled by ${audit.actor.name}.` },
         select: endpointSelect,
       });
       await recordAudit(tx, workspaceId, audit, {
@@ -272,7 +275,13 @@ export async function setEndpointEnabled(db: Db, workspaceId: string, id: string
  * deduplicates sees the same event: it becomes pending with a fresh retry
  * schedule and is queued on the same graphile-worker job as any other.
  */
-export async function resendDelivery(db: Db, workspaceId: string, endpointId: string, deliveryId: string, audit: AuditContext): Promise<void> {
+export async function resendDelivery(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  deliveryId: string,
+  audit: AuditContext,
+): Promise<void> {
   const endpoint = await findEndpoint(db, workspaceId, endpointId);
   if (endpoint.disabledAt) throw conflict('Enable the endpoint before sending a delivery again');
   if (!UUID.test(deliveryId)) throw notFound(DELIVERY_NOT_FOUND);

@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { verifyPassword } from 'better-auth/crypto';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
 import { parseCommand, UsageError } from '../../server/admin/parse';
 import { runAdmin, runAdminInProcess } from '../support/cli';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 let counter = 0;
 const slug = () => `cli-${process.pid}-${++counter}`;
@@ -276,7 +276,9 @@ describe('admin CLI', () => {
       const result = await runAdminInProcess(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:foo', '--json']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update, audit:read\n/);
+      expect(result.stderr).toMatch(
+        /^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update, audit:read\n/,
+      );
     });
 
     it('for a bad argument', async () => {
@@ -447,7 +449,11 @@ describe('admin CLI: member accounts', () => {
   it('member remove keeps the sessions of a user who is still in another workspace', async () => {
     const ws = await workspace();
     const removed = await member(ws);
-    await addMember(db(), { workspaceId: await workspaceId(await workspace()), email: removed.email, name: 'Someone', role: 'member' }, FIXTURE_AUDIT);
+    await addMember(
+      db(),
+      { workspaceId: await workspaceId(await workspace()), email: removed.email, name: 'Someone', role: 'member' },
+      FIXTURE_AUDIT,
+    );
     await openSession(removed.id);
     const result = await runAdminInProcess<{ sessionsEnded: number }>([
       'member',

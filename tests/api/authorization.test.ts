@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleKeyUsage } from '../../server/auth/last-used';
@@ -9,7 +8,7 @@ import { generateKeySecret, hashKey } from '../../server/keys/key-format';
 import { createProject } from '../../server/projects/projects';
 import { settleStorage } from '../../server/storage/storage';
 import { apiClient } from '../support/client';
-import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
 
 // The per-key limit has its own tests; here every key may make as many requests as it needs.

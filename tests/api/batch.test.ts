@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
@@ -7,6 +6,7 @@ import { createEndpoint } from '../../server/webhooks/endpoints';
 import { useApi } from '../support/api';
 import { errorOf } from '../support/client';
 import type { Task } from '../support/types';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 
@@ -127,11 +127,16 @@ describe('POST /{projectSlug}/tasks/batch', () => {
 
   it('sends one task.created event per task', async () => {
     const project = await freshProject();
-    const endpoint = await createEndpoint(db(), api.fixture.workspace.id, {
-      url: `http://127.0.0.1:9/${randomUUID()}`,
-      events: ['task.created'],
-      projectId: project.id,
-    }, FIXTURE_AUDIT);
+    const endpoint = await createEndpoint(
+      db(),
+      api.fixture.workspace.id,
+      {
+        url: `http://127.0.0.1:9/${randomUUID()}`,
+        events: ['task.created'],
+        projectId: project.id,
+      },
+      FIXTURE_AUDIT,
+    );
 
     const response = await api.client.post(`/${project.slug}/tasks/batch`, { tasks: titles(5) });
 

@@ -208,7 +208,10 @@ describe('GET /v1/public/openapi.json', () => {
     expect(operationNamed('GET /audit-events').responses['200']!.content!['application/json']!.schema).toEqual({
       $ref: '#/components/schemas/AuditEventList',
     });
-    expect(Object.keys(operationNamed('GET /audit-events/export').responses['200']!.content!)).toEqual(['application/x-ndjson', 'text/csv']);
+    expect(Object.keys(operationNamed('GET /audit-events/export').responses['200']!.content!)).toEqual([
+      'application/x-ndjson',
+      'text/csv',
+    ]);
     expect(document.webhooks['audit.event']!.post.requestBody!.content['application/json']!.schema.properties!.data).toMatchObject({
       required: ['workspace', 'event'],
       properties: { event: { $ref: '#/components/schemas/AuditEvent' } },

@@ -187,7 +187,10 @@ describe('every action yields exactly one event with its actor, target and reque
     secrets.add(password);
     secrets.add(reset);
     const slug = workspace();
-    const added = await runAdminInProcess<{ id: string }>(['member', 'add', '--workspace', slug, '--email', email, '--name', 'Dana', '--password-stdin', '--json'], password);
+    const added = await runAdminInProcess<{ id: string }>(
+      ['member', 'add', '--workspace', slug, '--email', email, '--name', 'Dana', '--password-stdin', '--json'],
+      password,
+    );
     expect(added.code).toBe(0);
     const userId = added.json.id;
     const addedEvent = await onlyEvent('member.added', userId);
@@ -257,7 +260,9 @@ describe('every action yields exactly one event with its actor, target and reque
     });
     expect(approved.status).toBe(200);
     secrets.add(new URL(approved.data.redirectTo).searchParams.get('code')!);
-    const [grant] = (await settings().query('apps.list', { workspace: workspace() })).data.filter((app) => app.clientId === client.body.client_id);
+    const [grant] = (await settings().query('apps.list', { workspace: workspace() })).data.filter(
+      (app) => app.clientId === client.body.client_id,
+    );
     expect(await onlyEvent('oauth_app.connected', grant!.id)).toMatchObject({
       actor: byOwner(),
       target: { type: 'oauth_app', id: grant!.id, name: 'Agent Desk' },
@@ -330,9 +335,7 @@ describe('reading the log', () => {
     const answer = await listed({ action: 'api_keys' });
     expect(answer.status).toBe(400);
     expect(errorOf(answer).message).toMatch(/^action: must be an action such as api_key\.created or a group/);
-    expect(errorOf(await listed({ actorType: 'robot' })).message).toBe(
-      'actorType: must be one of person, api_key, oauth_app, cli, system',
-    );
+    expect(errorOf(await listed({ actorType: 'robot' })).message).toBe('actorType: must be one of person, api_key, oauth_app, cli, system');
   });
 
   it('exports NDJSON and CSV, streamed, the same events as the list', async () => {
@@ -344,7 +347,10 @@ describe('reading the log', () => {
     expect(ndjson.headers.get('content-type')).toBe('application/x-ndjson; charset=utf-8');
     const text = await ndjson.text();
     answers.push(text);
-    const lines = text.trimEnd().split('\n').map((line) => JSON.parse(line) as AuditEvent);
+    const lines = text
+      .trimEnd()
+      .split('\n')
+      .map((line) => JSON.parse(line) as AuditEvent);
     expect(lines.map((event) => event.id)).toEqual(all.map((event) => event.id));
     expect(lines[0]).toEqual(all[0]);
 
@@ -367,7 +373,13 @@ describe('reading the log', () => {
       projectId: null,
     });
     secrets.add(created.data.secret);
-    const key = await settings().mutate('keys.create', { workspace: workspace(), name: 'Streamed', scopes: ['task:read'], projectId: null, expiry: { kind: 'never' } });
+    const key = await settings().mutate('keys.create', {
+      workspace: workspace(),
+      name: 'Streamed',
+      scopes: ['task:read'],
+      projectId: null,
+      expiry: { kind: 'never' },
+    });
     secrets.add(key.data.secret);
     const event = await onlyEvent('api_key.created', key.data.key.id);
     const [delivery] = await db().webhookDelivery.findMany({
@@ -421,7 +433,10 @@ describe('who may read it', () => {
     expect((await client.query('audit.get', { workspace: elsewhere.workspace.slug, id: someEvent.id })).status).toBe(404);
 
     const admin = await signedIn('admin');
-    const read = await settingsClient(api.server.baseUrl, { cookie: admin.cookie }).query('audit.get', { workspace: workspace(), id: someEvent.id });
+    const read = await settingsClient(api.server.baseUrl, { cookie: admin.cookie }).query('audit.get', {
+      workspace: workspace(),
+      id: someEvent.id,
+    });
     expect(read.status).toBe(200);
     expect(read.data).toEqual(someEvent);
   });

@@ -34,7 +34,10 @@ describe('the audit log page in a browser', () => {
       await signInThroughPage(page, app.baseUrl, owner);
       await page.goto(`${app.baseUrl}/settings/audit-log?workspace=${fx.workspace.slug}`);
       // The owner's own sign-in is the newest event.
-      await page.getByRole('row', { name: /sign_in\.succeeded/ }).first().waitFor();
+      await page
+        .getByRole('row', { name: /sign_in\.succeeded/ })
+        .first()
+        .waitFor();
 
       await page.getByLabel('Action').selectOption('api_key');
       await page.getByRole('button', { name: 'Filter' }).click();
@@ -42,7 +45,10 @@ describe('the audit log page in a browser', () => {
       await page.getByRole('row', { name: new RegExp(`Key made for the ${name} test`) }).waitFor();
       expect(await page.getByRole('row', { name: /sign_in\./ }).count()).toBe(0);
 
-      await page.getByRole('link', { name: /^Details of api_key\.created/ }).first().click();
+      await page
+        .getByRole('link', { name: /^Details of api_key\.created/ })
+        .first()
+        .click();
       await page.waitForURL(/event=/);
       await page.getByRole('heading', { name: 'Event' }).waitFor();
       expect(page.url()).toContain('action=api_key');

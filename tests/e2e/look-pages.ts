@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { db } from '../../server/db/client';
@@ -8,6 +7,7 @@ import { addMember } from '../../server/workspaces/members';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import type { WorkspaceFixture } from '../support/fixtures';
 import { pkce, registerClient } from '../support/oauth';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 /** What every page of the look test is shown with: the app, and a workspace whose owner is signed in. */
 export interface LookContext {
@@ -64,11 +64,16 @@ const apiKeys: LookPage = {
 const webhooks: LookPage = {
   name: 'webhooks',
   async prepare({ fx }) {
-    const endpoint = await createEndpoint(db(), fx.workspace.id, {
-      url: WEBHOOK_URL,
-      events: ['task.created', 'task.updated'],
-      projectId: null,
-    }, FIXTURE_AUDIT);
+    const endpoint = await createEndpoint(
+      db(),
+      fx.workspace.id,
+      {
+        url: WEBHOOK_URL,
+        events: ['task.created', 'task.updated'],
+        projectId: null,
+      },
+      FIXTURE_AUDIT,
+    );
     await db().webhookEndpoint.update({ where: { id: endpoint.id }, data: { createdAt: ago(9 * DAY) } });
     await db().webhookDelivery.createMany({
       data: [
@@ -103,22 +108,30 @@ async function oauthClient(name: string) {
 const connectedApps: LookPage = {
   name: 'apps',
   async prepare({ fx }) {
-    const approver = await addMember(db(), {
-      workspaceId: fx.workspace.id,
-      email: `priya-${randomUUID()}@acme.test`,
-      name: 'Priya Raman',
-      role: 'admin',
-      password: `pw-${randomUUID()}`,
-    }, FIXTURE_AUDIT);
-    const grant = async (appName: string, scopes: ('task:read' | 'task:create' | 'task:update')[], projectId: string | null) =>
-      createGrant(db(), {
+    const approver = await addMember(
+      db(),
+      {
         workspaceId: fx.workspace.id,
-        clientId: await oauthClient(appName),
-        appName,
-        scopes,
-        projectId,
-        approvedById: approver.id,
-      }, FIXTURE_AUDIT);
+        email: `priya-${randomUUID()}@acme.test`,
+        name: 'Priya Raman',
+        role: 'admin',
+        password: `pw-${randomUUID()}`,
+      },
+      FIXTURE_AUDIT,
+    );
+    const grant = async (appName: string, scopes: ('task:read' | 'task:create' | 'task:update')[], projectId: string | null) =>
+      createGrant(
+        db(),
+        {
+          workspaceId: fx.workspace.id,
+          clientId: await oauthClient(appName),
+          appName,
+          scopes,
+          projectId,
+          approvedById: approver.id,
+        },
+        FIXTURE_AUDIT,
+      );
     const claude = await grant('Claude', ['task:read', 'task:create', 'task:update'], null);
     const sync = await grant('Roadmap sync', ['task:read'], fx.projects.web.id);
     const old = await grant('Cursor', ['task:read', 'task:update'], null);
@@ -216,7 +229,14 @@ const auditLog: LookPage = {
         targetName: 'Grace Hopper',
         changes: { role: { before: 'member', after: 'admin' } },
       }),
-      event(26 * 60, { ...priya, action: 'oauth_app.connected', actionGroup: 'oauth_app', targetType: 'oauth_app', targetId: randomUUID(), targetName: 'Claude' }),
+      event(26 * 60, {
+        ...priya,
+        action: 'oauth_app.connected',
+        actionGroup: 'oauth_app',
+        targetType: 'oauth_app',
+        targetId: randomUUID(),
+        targetName: 'Claude',
+      }),
       event(2 * 24 * 60, {
         ...priya,
         action: 'sign_in.failed',

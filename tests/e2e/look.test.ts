@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -7,7 +6,7 @@ import { db } from '../../server/db/client';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
-import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
 import { launchBrowser, signInThroughPage, type Browser } from './browser';
 import { ensureBuild } from '../support/build';

@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appSecret } from '../../server/app-secret';
@@ -8,7 +7,7 @@ import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/wo
 import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
 import { apiClient } from '../support/client';
-import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
 import { startReceiver } from '../webhooks/receiver';
 import { launchBrowser, signInThroughPage, type Browser } from './browser';

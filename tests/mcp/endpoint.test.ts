@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,6 +9,7 @@ import { useApi } from '../support/api';
 import { appOrigin } from '../support/settings';
 import { callTool, INITIALIZE, mcpClient, postMcp } from '../support/mcp';
 import { PROJECT_OPERATIONS } from '../support/operations';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 const api = useApi();
 

@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { settleKeyUsage } from '../../server/auth/last-used';
 import { db } from '../../server/db/client';
@@ -7,6 +6,7 @@ import { useApi } from '../support/api';
 import { callTool, INITIALIZE, mcpClient, postMcp } from '../support/mcp';
 import { connectApp, mcpResource, personSignedIn, registerClient, restResource, token } from '../support/oauth';
 import { appOrigin } from '../support/settings';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 const api = useApi();
 let admin: Awaited<ReturnType<typeof personSignedIn>>;

@@ -20,12 +20,16 @@ export async function createWorkspaceFixture(options: { slug?: string } = {}) {
   const workspace = await createWorkspace(db(), { slug: options.slug ?? `ws-${unique()}`, name: 'Acme' });
   const [ada, grace, alan] = await Promise.all(
     ['Ada Lovelace', 'Grace Hopper', 'Alan Turing'].map((name) =>
-      addMember(db(), {
-        workspaceId: workspace.id,
-        email: `${name.split(' ')[0]!.toLowerCase()}-${unique()}@acme.test`,
-        name,
-        role: 'member',
-      }, FIXTURE_AUDIT),
+      addMember(
+        db(),
+        {
+          workspaceId: workspace.id,
+          email: `${name.split(' ')[0]!.toLowerCase()}-${unique()}@acme.test`,
+          name,
+          role: 'member',
+        },
+        FIXTURE_AUDIT,
+      ),
     ),
   );
   const web = await createProject(db(), { workspaceId: workspace.id, slug: 'web', name: 'Web', keyPrefix: 'WEB' });
@@ -46,7 +50,8 @@ export async function createWorkspaceFixture(options: { slug?: string } = {}) {
         projectId: options.projectId ?? null,
         expiresAt: options.expiresAt ?? null,
       },
-      null, FIXTURE_AUDIT,
+      null,
+      FIXTURE_AUDIT,
     );
     return created.key;
   }

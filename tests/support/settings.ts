@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from './fixtures';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Role } from '../../server/db/generated/enums';
 import { db } from '../../server/db/client';
@@ -7,6 +6,7 @@ import { env } from '../../server/env';
 import type { SettingsRouter } from '../../server/settings/router';
 import { addMember } from '../../server/workspaces/members';
 import { loopbackAddress, requestFrom } from './loopback-client';
+import { FIXTURE_AUDIT } from './fixtures';
 
 /** The Origin a browser on the app's own pages sends. */
 export const appOrigin = () => new URL(env().appUrl).origin;

@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -10,6 +9,7 @@ import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/wo
 import { useApi } from '../support/api';
 import { createTask, startReceiver, type Received } from './receiver';
 import { PATIENCE_MS } from '../support/patience';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 // Two retries, at once: a delivery is tried three times before its endpoint is disabled.

@@ -1,4 +1,3 @@
-import { FIXTURE_AUDIT } from '../support/fixtures';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
@@ -6,7 +5,7 @@ import { attemptDelivery } from '../../server/webhooks/deliver';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { sealSecret, newSigningSecret } from '../../server/webhooks/secret';
 import { useApi } from '../support/api';
-import { createWorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture } from '../support/fixtures';
 import { startReceiver } from './receiver';
 
 // The guard is on: WEBHOOK_ALLOW_PRIVATE_ADDRESSES is not set in this file.

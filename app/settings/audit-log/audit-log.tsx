@@ -100,7 +100,11 @@ export function AuditLog({
           </ControlGroup>
         </form>
       </Section>
-      <Section id="events" title="Events" description="Newest first. Open an event for its address, browser, request id and what it changed.">
+      <Section
+        id="events"
+        title="Events"
+        description="Newest first. Open an event for its address, browser, request id and what it changed."
+      >
         <DataTable
           caption="Audit events"
           columns={['Action', 'Actor', 'Target', 'When', 'Address']}
@@ -128,7 +132,10 @@ export function AuditLog({
               </td>
               <td data-label="Address">{event.ip ?? '—'}</td>
               <td>
-                <Link href={auditHref(workspace, search, { event: event.id })} aria-label={`Details of ${event.action} by ${who(event.actor)}`}>
+                <Link
+                  href={auditHref(workspace, search, { event: event.id })}
+                  aria-label={`Details of ${event.action} by ${who(event.actor)}`}
+                >
                   Details
                 </Link>
               </td>
@@ -165,7 +172,11 @@ function EventDetail({ event, closeHref }: { event: AuditEvent | null; closeHref
     ['Event id', event.id],
   ];
   return (
-    <Section id="event" title="Event" description="Everything the log keeps of this event. Keys, secrets, tokens and passwords are never kept.">
+    <Section
+      id="event"
+      title="Event"
+      description="Everything the log keeps of this event. Keys, secrets, tokens and passwords are never kept."
+    >
       <dl className={styles.facts}>
         {facts.map(([term, value]) => (
           <div key={term}>

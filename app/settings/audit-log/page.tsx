@@ -35,5 +35,13 @@ async function Events({
     caller.list({ workspace: slug, ...search.query }),
     search.event ? caller.get({ workspace: slug, id: search.event }).catch(() => null) : null,
   ]);
-  return <AuditLog workspace={slug} search={search} events={page.events} nextCursor={page.meta.hasMore ? page.meta.nextCursor : null} detail={detail} />;
+  return (
+    <AuditLog
+      workspace={slug}
+      search={search}
+      events={page.events}
+      nextCursor={page.meta.hasMore ? page.meta.nextCursor : null}
+      detail={detail}
+    />
+  );
 }

@@ -1,11 +1,23 @@
 import type { z } from 'zod';
-import { ACTOR_TYPES, AUDIT_ACTION_GROUPS, TARGET_TYPES, type ActorType, type TargetType, type auditEventsQuery } from '@/server/schemas/audit';
+import {
+  ACTOR_TYPES,
+  AUDIT_ACTION_GROUPS,
+  TARGET_TYPES,
+  type ActorType,
+  type TargetType,
+  type auditEventsQuery,
+} from '@/server/schemas/audit';
 import { changeCursor } from '@/server/schemas/task';
 
 export type AuditSearchParams = Record<string, string | string[] | undefined>;
 
 /** The time a list looks back over, as its select offers it. */
-export const PERIODS = { '24h': ['Last 24 hours', 1], '7d': ['Last 7 days', 7], '30d': ['Last 30 days', 30], '90d': ['Last 90 days', 90] } as const;
+export const PERIODS = {
+  '24h': ['Last 24 hours', 1],
+  '7d': ['Last 7 days', 7],
+  '30d': ['Last 30 days', 30],
+  '90d': ['Last 90 days', 90],
+} as const;
 type Period = keyof typeof PERIODS;
 
 export interface AuditSearch {
@@ -21,8 +33,10 @@ export interface AuditSearch {
   query: z.input<typeof auditEventsQuery>;
 }
 
-const one = (value: string | string[] | undefined) => (typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 100) : undefined);
-const among = <T extends string>(choices: readonly T[], value: string | undefined) => (choices as readonly string[]).includes(value ?? '') ? (value as T) : undefined;
+const one = (value: string | string[] | undefined) =>
+  typeof value === 'string' && value.trim() !== '' ? value.trim().slice(0, 100) : undefined;
+const among = <T extends string>(choices: readonly T[], value: string | undefined) =>
+  (choices as readonly string[]).includes(value ?? '') ? (value as T) : undefined;
 
 /**
  * The page's filters, kept in its URL so that a view can be linked and reloaded: a

@@ -26,7 +26,11 @@ export const auditEventsRouter = router({
           'group (`action=api_key`), actor, target and time; read on with `after` = `meta.nextCursor`. Needs `audit:read` ' +
           'on a key for every project. Events are kept 400 days.',
         errors: {
-          400: [...filterErrors, 'after: must be a cursor from meta.nextCursor', `limit: must be a whole number from 1 to ${MAX_AUDIT_PAGE}`],
+          400: [
+            ...filterErrors,
+            'after: must be a cursor from meta.nextCursor',
+            `limit: must be a whole number from 1 to ${MAX_AUDIT_PAGE}`,
+          ],
         },
       }),
     )
