@@ -50,7 +50,7 @@ describe('the audit log page in a browser', () => {
         .first()
         .click();
       await page.waitForURL(/event=/);
-      await page.getByRole('heading', { name: 'Event' }).waitFor();
+      await page.getByRole('heading', { name: 'Event', exact: true }).waitFor();
       expect(page.url()).toContain('action=api_key');
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);

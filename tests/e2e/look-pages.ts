@@ -252,7 +252,7 @@ const auditLog: LookPage = {
   async open(page, { baseUrl, fx }) {
     await page.goto(`${baseUrl}/settings/audit-log?workspace=${fx.workspace.slug}&event=${detailId}`);
     await page.getByRole('row', { name: /api_key\.rejected/ }).waitFor();
-    await page.getByRole('heading', { name: 'Event' }).waitFor();
+    await page.getByRole('heading', { name: 'Event', exact: true }).waitFor();
   },
 };
 let detailId = '';
