@@ -393,6 +393,26 @@ describe('reading the log', () => {
     expect(body.data.event).toEqual(event);
     answers.push(...(await db().webhookDelivery.findMany({ where: { eventType: 'audit.event' } })).map((d) => d.payload));
   });
+
+  it('endpoints that chose no type, or other types, get no audit.event: their bodies keep their shapes', async () => {
+    const every = await settings().mutate('webhooks.create', {
+      workspace: workspace(),
+      url: endpointUrl('all'),
+      events: [],
+      projectId: null,
+    });
+    secrets.add(every.data.secret);
+    const revoked = await settings().mutate('keys.create', {
+      workspace: workspace(),
+      name: 'Unstreamed',
+      scopes: ['task:read'],
+      projectId: null,
+      expiry: { kind: 'never' },
+    });
+    secrets.add(revoked.data.secret);
+    await onlyEvent('api_key.created', revoked.data.key.id);
+    expect(await db().webhookDelivery.count({ where: { endpointId: every.data.endpoint.id } })).toBe(0);
+  });
 });
 
 describe('who may read it', () => {

@@ -116,6 +116,10 @@ describe('delivery', () => {
     const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } });
     expect(row.disabledAt).not.toBeNull();
     expect(row.disabledReason).toBe('The endpoint answered 410 Gone.');
+    // The audit log names the server as who disabled it, in the attempt's own transaction.
+    expect(await db().auditEvent.findMany({ where: { action: 'webhook_endpoint.disabled', targetId: hook.id } })).toMatchObject([
+      { actorType: 'system', actorName: 'webhook delivery', changes: { enabled: { before: true, after: false } } },
+    ]);
     await createTask(api);
     expect(await db().webhookDelivery.count({ where: { endpointId: hook.id } })).toBe(1);
   });
