@@ -274,6 +274,40 @@ describe('every action yields exactly one event with its actor, target and reque
     expect(await onlyEvent('oauth_app.revoked', grant!.id)).toMatchObject({ requestId: revoked.requestId });
   });
 
+  it('an approval the library then refuses (its signed query altered) leaves no grant and no event', async () => {
+    const siem = await settings().mutate('webhooks.create', {
+      workspace: workspace(),
+      url: endpointUrl('refused-consent'),
+      events: ['audit.event'],
+      projectId: null,
+    });
+    secrets.add(siem.data.secret);
+    const streamed = () => db().webhookDelivery.count({ where: { endpointId: siem.data.endpoint.id } });
+    const streamedBefore = await streamed();
+    const client = await registerClient(api.server.baseUrl, {}, { 'x-forwarded-for': '2001:db8:bb::1' });
+    const asked = await authorize(api.server.baseUrl, {
+      clientId: client.body.client_id,
+      cookie: owner.cookie,
+      challenge: pkce().challenge,
+    });
+    const query = new URL(asked.location!, api.server.baseUrl).searchParams;
+    query.set('state', 'altered');
+    const connected = () => db().auditEvent.count({ where: { workspaceId: api.fixture.workspace.id, action: 'oauth_app.connected' } });
+    const before = await connected();
+    const refused = await settings().mutate('apps.approve', {
+      workspace: workspace(),
+      oauthQuery: query.toString(),
+      scopes: ['task:read'],
+      projectId: null,
+    });
+    expect(refused.status).toBe(400);
+    expect(await connected()).toBe(before);
+    expect(await db().oauthGrant.count({ where: { clientId: client.body.client_id } })).toBe(0);
+    // The event's delivery, not yet sent, went with it.
+    expect(await streamed()).toBe(streamedBefore);
+    await settings().mutate('webhooks.delete', { workspace: workspace(), id: siem.data.endpoint.id });
+  });
+
   it('api_key.rejected: a revoked or an expired key presented again, at most once an hour per key', async () => {
     const revokedKey = await api.fixture.key({ name: 'Old laptop' });
     const expiredKey = await api.fixture.key({ name: 'Expired bot', expiresAt: new Date(Date.now() + 60_000) });
