@@ -24,8 +24,8 @@ export type SignInAttempt =
  * clears the account's failures (a right one) or takes it back (not tried at all).
  * Whether the account exists plays no part, so the answers tell nothing about it.
  * The rows are in the database: every process and instance sees the same count.
- * The audit log records each outcome in the same transaction as the count's change,
- * and the lock once, with the failure that sets it.
+ * The audit log records a success with the clearing of the count, and a failure (with
+ * the lock, once, when it is the failure that sets it) in a statement of its own.
  */
 export async function beginSignInAttempt(email: string, request: RequestFacts): Promise<SignInAttempt> {
   const key = accountKey(email);

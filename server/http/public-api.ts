@@ -56,9 +56,12 @@ async function answerPublicRequest(req: Request, exchange: Exchange): Promise<Re
   }
 
   try {
-    if (route.workspace) await admitToWorkspace(state, route.scope);
-    else await admit(state, route.scope, decodeParam(route.params.projectSlug));
-    if (isAuditExportRoute(route)) return exportAuditLog(state, url);
+    if (route.workspace) {
+      const { workspaceId } = await admitToWorkspace(state, route.scope);
+      if (isAuditExportRoute(route)) return exportAuditLog(state, workspaceId, url);
+    } else {
+      await admit(state, route.scope, decodeParam(route.params.projectSlug));
+    }
     const idempotencyKey = idempotencyKeyOf(method, req.headers);
     if (isUploadRoute(route)) {
       if (isJson(req.headers.get('content-type'))) throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);
