@@ -46,7 +46,12 @@ export function AddEndpointForm({
           placeholder="https://example.com/hooks/tasks"
         />
       </Field>
-      <ChoiceGroup id="events" legend="Events" help="None checked: every event." error={error('events')}>
+      <ChoiceGroup
+        id="events"
+        legend="Events"
+        help="None checked: every task, comment and attachment event. audit.event, the audit log, only when checked, for all projects."
+        error={error('events')}
+      >
         {eventTypes.map((type) => (
           <Choice key={type} label={type}>
             <input type="checkbox" name="events" value={type} />
