@@ -309,7 +309,7 @@ export const commands: Record<string, Command> = {
         : webhooks
             .map(
               (e) =>
-                `${e.id}  ${e.disabledAt ? `disabled (${e.disabledReason})` : 'enabled'}  ${e.events.join(',') || 'all events'}  ${e.url}`,
+                `${e.id}  ${e.disabledAt ? `disabled (${e.disabledReason})` : 'enabled'}  ${e.events.join(',') || 'all project events'}  ${e.url}`,
             )
             .join('\n'),
   }),

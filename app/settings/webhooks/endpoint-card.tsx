@@ -39,7 +39,7 @@ export function EndpointCard({
       <dl className={styles.facts}>
         <div>
           <dt>Events</dt>
-          <dd>{endpoint.events.length ? endpoint.events.join(', ') : 'Every event'}</dd>
+          <dd>{endpoint.events.length ? endpoint.events.join(', ') : 'Every project event'}</dd>
         </div>
         <div>
           <dt>Project</dt>
