@@ -15,6 +15,7 @@ const DOMAIN = [
   'idempotency',
   'webhooks',
   'retention',
+  'audit',
 ];
 
 /** Files under `files` may not import from the server folders named in `above`. */

@@ -74,6 +74,7 @@ const schema = z
       .string()
       .regex(/^\d+(,\d+)*$/, { message: 'must be whole seconds separated by commas' })
       .default('5,60,600,3600,21600,43200'),
+    AUDIT_LOG_RETENTION_DAYS: wholeNumberSetting(400, 1),
   })
   .superRefine((value, ctx) => {
     const pairs = [['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']] as const;
@@ -154,6 +155,8 @@ export interface Env {
   webhookResidentWorker: boolean;
   /** Waits before each retry of a failed webhook delivery; after the last, the endpoint is disabled. */
   webhookRetryDelaysMs: number[];
+  /** Days an audit event is kept before the purge deletes it. */
+  auditLogRetentionDays: number;
 }
 
 export class ConfigError extends Error {
@@ -204,6 +207,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     webhookAllowPrivateAddresses: v.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     webhookResidentWorker: v.WEBHOOK_RESIDENT_WORKER === 'true',
     webhookRetryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((seconds) => Number(seconds) * 1000),
+    auditLogRetentionDays: v.AUDIT_LOG_RETENTION_DAYS,
   };
 }
 

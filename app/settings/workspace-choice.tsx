@@ -12,6 +12,7 @@ const PAGES = [
   { path: '/settings/api-keys', name: 'API keys' },
   { path: '/settings/webhooks', name: 'Webhooks' },
   { path: '/settings/apps', name: 'Connected apps' },
+  { path: '/settings/audit-log', name: 'Audit log' },
 ] as const;
 export type SettingsPath = (typeof PAGES)[number]['path'];
 

@@ -31,6 +31,10 @@ export type PublicMeta = OpenApiMeta<{
   bodyless?: true;
   /** The most JSON values its body may hold, when more than MAX_JSON_VALUES (a batch's). */
   jsonValues?: number;
+  /** Set by the workspace procedure builder: the operation names no project and needs a key for every project. */
+  workspace?: true;
+  /** Its answer is a stream of the type named here, served by the REST edge (server/http/audit-export.ts), not a tool. */
+  streamed?: { 'application/x-ndjson': string; 'text/csv': string };
 }>;
 
 /** What any JSON body can be refused for, before its fields are looked at. */
@@ -62,6 +66,7 @@ export function operation(
     bodyless?: true;
     /** The most JSON values its body may hold, when more than MAX_JSON_VALUES (a batch's). */
     jsonValues?: number;
+    streamed?: PublicMeta['streamed'];
   },
 ): PublicMeta {
   const errors =
@@ -81,6 +86,7 @@ export function operation(
     precondition: options.precondition,
     ...(options.bodyless && { bodyless: true }),
     ...(options.jsonValues && { jsonValues: options.jsonValues }),
+    ...(options.streamed && { streamed: options.streamed }),
     openapi: {
       method,
       path,

@@ -1,4 +1,5 @@
 import { attachmentsRouter } from './routers/attachments';
+import { auditEventsRouter } from './routers/audit-events';
 import { commentsRouter } from './routers/comments';
 import { labelsRouter } from './routers/labels';
 import { membersRouter } from './routers/members';
@@ -17,6 +18,7 @@ export const publicRouter = router({
   comments: commentsRouter,
   attachments: attachmentsRouter,
   uploads: uploadsRouter,
+  auditEvents: auditEventsRouter,
 });
 
 export type PublicRouter = typeof publicRouter;

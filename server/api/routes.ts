@@ -20,6 +20,8 @@ export interface RouteMatch {
   etag: boolean;
   /** The most JSON values its body may hold. */
   jsonValues: number;
+  /** It names no project: the workspace's gate (access.ts admitToWorkspace) admits it. */
+  workspace: boolean;
   /** Path parameters as they stand in the path (still percent-encoded). */
   params: Record<string, string>;
 }
@@ -32,6 +34,7 @@ interface Route {
   successStatus: number;
   etag: boolean;
   jsonValues: number;
+  workspace: boolean;
   pattern: RegExp;
   /** Path parameters in the template: of two templates that match a path, the one with fewer names it. */
   params: number;
@@ -52,6 +55,7 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
     successStatus: meta.successStatus ?? 200,
     etag: meta.etag === true,
     jsonValues: meta.jsonValues ?? MAX_JSON_VALUES,
+    workspace: meta.workspace === true,
     pattern: getPathRegExp(normalizePath(meta.openapi.path)),
     params: meta.openapi.path.split('{').length - 1,
   };
@@ -80,6 +84,7 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
         successStatus: route.successStatus,
         etag: route.etag,
         jsonValues: route.jsonValues,
+        workspace: route.workspace,
         params,
       };
     }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { admit, type RequestState } from '../api/access';
+import { admit, admitToWorkspace, type RequestState } from '../api/access';
 import { JSON_CONTENT_TYPE, MAX_TARGET_LENGTH, TARGET_TOO_LONG, unknownFields, UPLOAD_AS_MULTIPART } from '../api/messages';
 import { findRoute, type HttpMethod } from '../api/routes';
 import { AppError, badRequest } from '../errors';
@@ -15,6 +15,7 @@ import { requestFingerprint } from '../api/idempotency';
 import { claimIdempotencyKey, idempotencyKeyOf, settleIdempotencyKey } from './idempotency';
 import { errorResponse, notModifiedResponse, preflightResponse } from './respond';
 import { handleUpload, isUploadRoute } from './upload';
+import { exportAuditLog, isAuditExportRoute } from './audit-export';
 
 // Descriptions may hold 100,000 characters of up to 4 bytes each, plus the rest.
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -55,7 +56,12 @@ async function answerPublicRequest(req: Request, exchange: Exchange): Promise<Re
   }
 
   try {
-    await admit(state, route.scope, decodeParam(route.params.projectSlug));
+    if (route.workspace) {
+      const { workspaceId } = await admitToWorkspace(state, route.scope);
+      if (isAuditExportRoute(route)) return exportAuditLog(state, workspaceId, url);
+    } else {
+      await admit(state, route.scope, decodeParam(route.params.projectSlug));
+    }
     const idempotencyKey = idempotencyKeyOf(method, req.headers);
     if (isUploadRoute(route)) {
       if (isJson(req.headers.get('content-type'))) throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);

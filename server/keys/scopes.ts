@@ -1,4 +1,8 @@
-export const SCOPES = ['task:read', 'task:create', 'task:update'] as const;
+/** What a task client needs: every key and app the app itself proposes has these, and no more. */
+export const TASK_SCOPES = ['task:read', 'task:create', 'task:update'] as const;
+/** Reading the workspace's audit log: never granted unless asked for by name. */
+export const AUDIT_READ = 'audit:read';
+export const SCOPES = [...TASK_SCOPES, AUDIT_READ] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {
@@ -10,4 +14,5 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'task:read': 'Read statuses, labels, members, tasks, comments and attachments',
   'task:create': 'Create tasks and upload attachments',
   'task:update': 'Change and delete tasks, add comments',
+  'audit:read': "Read and export the workspace's audit log (needs a key for every project)",
 };

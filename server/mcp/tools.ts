@@ -33,7 +33,10 @@ const INLINE_UPLOAD_DETAIL =
 
 function buildTools(): ApiTool[] {
   const schemas = routerProcedureSchemas(publicRouter);
-  return [...procedureMetas(publicRouter)].map(([procedure, meta]) => {
+  // The workspace's audit log is for the people who run it and their tools (REST, the export),
+  // not for an agent doing a project's work: it is no tool.
+  const projectOperations = [...procedureMetas(publicRouter)].filter(([, meta]) => !meta.workspace);
+  return projectOperations.map(([procedure, meta]) => {
     const { inputs, output } = schemas.get(procedure) ?? { inputs: [], output: undefined };
     if (!meta.openapi || !meta.scope || inputs.length !== 1 || !output) {
       throw new Error(`Public procedure ${procedure} has no OpenAPI path, scope, single input or output`);

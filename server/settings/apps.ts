@@ -31,6 +31,7 @@ export const appsRouter = router({
         workspaceId: ctx.workspace.id,
         scopes: input.scopes,
         projectId: input.projectId,
+        audit: ctx.audit,
       }),
     })),
 
@@ -42,5 +43,5 @@ export const appsRouter = router({
 
   revoke: appManagerProcedure
     .input(z.object({ id: z.string() }))
-    .mutation(async ({ ctx, input }) => toAppView(await revokeGrant(db(), ctx.workspace.id, input.id))),
+    .mutation(async ({ ctx, input }) => toAppView(await revokeGrant(db(), ctx.workspace.id, input.id, ctx.audit))),
 });

@@ -10,12 +10,12 @@ export const keysRouter = router({
   // The secret leaves the server here and only here: the page shows it once.
   create: keyManagerProcedure.input(keyCreateInput).mutation(async ({ ctx, input }) => {
     const { expiry, name, scopes, projectId } = input;
-    const created = await createApiKey(db(), ctx.workspace.id, { name, scopes, projectId, expiresAt: expiry }, ctx.user.id);
+    const created = await createApiKey(db(), ctx.workspace.id, { name, scopes, projectId, expiresAt: expiry }, ctx.user.id, ctx.audit);
     const { key: secret, ...key } = created;
     return { key: toKeyView(key), secret };
   }),
 
   revoke: keyManagerProcedure
     .input(keyRevokeInput)
-    .mutation(async ({ ctx, input }) => toKeyView(await revokeApiKey(db(), ctx.workspace.id, input.id))),
+    .mutation(async ({ ctx, input }) => toKeyView(await revokeApiKey(db(), ctx.workspace.id, input.id, ctx.audit))),
 });

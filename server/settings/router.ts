@@ -1,4 +1,5 @@
 import { appsRouter } from './apps';
+import { auditRouter } from './audit';
 import { keysRouter } from './keys';
 import { projectsRouter } from './projects';
 import { setupRouter } from './setup';
@@ -7,6 +8,7 @@ import { createCallerFactory, router, type SettingsContext } from './trpc';
 
 export const settingsRouter = router({
   apps: appsRouter,
+  audit: auditRouter,
   keys: keysRouter,
   projects: projectsRouter,
   setup: setupRouter,

@@ -114,7 +114,7 @@ describe('GET /v1/public/openapi.json', () => {
     expect(document.servers).toEqual([{ url: `${env().appUrl}/v1/public` }]);
   });
 
-  it('describes exactly the operations: the twelve of the spec, the deleted-tasks list and the two steps of the direct upload', () => {
+  it('describes exactly the operations: the twelve of the spec, the extensions and the audit log', () => {
     expect(
       operations()
         .map(([name]) => name)
@@ -122,7 +122,7 @@ describe('GET /v1/public/openapi.json', () => {
     ).toEqual([...OPERATIONS].sort());
   });
 
-  it("has the key's two schemes and OAuth 2's authorization code with the three scopes; every operation accepts any, OAuth with its scope", () => {
+  it("has the key's two schemes and OAuth 2's authorization code with the four scopes; every operation accepts any, OAuth with its scope", () => {
     const origin = new URL(env().appUrl).origin;
     expect(document.components.securitySchemes).toEqual({
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
@@ -134,7 +134,12 @@ describe('GET /v1/public/openapi.json', () => {
             authorizationUrl: `${origin}/api/auth/oauth2/authorize`,
             tokenUrl: `${origin}/api/auth/oauth2/token`,
             refreshUrl: `${origin}/api/auth/oauth2/token`,
-            scopes: { 'task:read': expect.any(String), 'task:create': expect.any(String), 'task:update': expect.any(String) },
+            scopes: {
+              'task:read': expect.any(String),
+              'task:create': expect.any(String),
+              'task:update': expect.any(String),
+              'audit:read': expect.any(String),
+            },
           },
         },
       }),
@@ -158,13 +163,14 @@ describe('GET /v1/public/openapi.json', () => {
     expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.') || name === 'Error')).toEqual([]);
   });
 
-  it('every operation declares 401, 403, 404, 429, 500 and 503 with the ApiError schema and the messages as examples', () => {
+  it("every operation declares 401, 403, 404 (a project's), 429, 500 and 503 with the ApiError schema and the messages as examples", () => {
     for (const [name, operation] of operations()) {
       const errors = Object.entries(operation.responses).filter(([status]) => Number(status) >= 400);
+      const lookup = name.includes('{projectSlug}') ? ['404'] : [];
       expect(
         errors.map(([status]) => status),
         name,
-      ).toEqual(expect.arrayContaining(['401', '403', '404', '429', '500', '503']));
+      ).toEqual(expect.arrayContaining(['401', '403', ...lookup, '429', '500', '503']));
       for (const [status, response] of errors) {
         const json = response.content!['application/json']!;
         expect(json.schema, `${name} ${status}`).toEqual({ $ref: ERROR_REF });
@@ -191,6 +197,27 @@ describe('GET /v1/public/openapi.json', () => {
     );
   });
 
+  it('the audit log needs audit:read on a key for every project; its export is NDJSON or CSV', () => {
+    for (const name of ['GET /audit-events', 'GET /audit-events/export']) {
+      expect(messagesOf(operationNamed(name), '403')).toEqual([
+        'Missing required scope: audit:read',
+        'API key is limited to one project; the audit log needs a key for every project of the workspace',
+      ]);
+      expect(operationNamed(name).responses['404']).toBeUndefined();
+    }
+    expect(operationNamed('GET /audit-events').responses['200']!.content!['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/AuditEventList',
+    });
+    expect(Object.keys(operationNamed('GET /audit-events/export').responses['200']!.content!)).toEqual([
+      'application/x-ndjson',
+      'text/csv',
+    ]);
+    expect(document.webhooks['audit.event']!.post.requestBody!.content['application/json']!.schema.properties!.data).toMatchObject({
+      required: ['workspace', 'event'],
+      properties: { event: { $ref: '#/components/schemas/AuditEvent' } },
+    });
+  });
+
   it('404 names what each operation looks up', () => {
     expect(messagesOf(operationNamed('GET /{projectSlug}/statuses'), '404')).toEqual(['Project not found']);
     expect(messagesOf(operationNamed('PATCH /{projectSlug}/tasks/{taskId}'), '404')).toEqual(['Project not found', 'Task not found']);
@@ -208,6 +235,8 @@ describe('GET /v1/public/openapi.json', () => {
       .sort();
     expect(with400).toEqual(
       [
+        'GET /audit-events',
+        'GET /audit-events/export',
         'GET /{projectSlug}/tasks',
         'GET /{projectSlug}/tasks/deleted',
         'POST /{projectSlug}/tasks',
@@ -291,7 +320,7 @@ describe('GET /v1/public/openapi.json', () => {
   });
 
   it('has tags with descriptions, a contact and a license', () => {
-    expect(document.tags.map((tag) => tag.name)).toEqual(['Lookups', 'Tasks', 'Comments', 'Attachments', 'Webhooks']);
+    expect(document.tags.map((tag) => tag.name)).toEqual(['Lookups', 'Tasks', 'Comments', 'Attachments', 'Audit log', 'Webhooks']);
     for (const tag of document.tags) expect(tag.description).toBeTruthy();
     expect(document.info.contact.url).toBe(`${env().appUrl}/docs`);
     expect(document.info.license.name).toBeTruthy();

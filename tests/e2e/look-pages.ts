@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { db } from '../../server/db/client';
+import type { Prisma } from '../../server/db/generated/client';
 import { createGrant } from '../../server/oauth/grants';
 import { addMember } from '../../server/workspaces/members';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import type { WorkspaceFixture } from '../support/fixtures';
 import { pkce, registerClient } from '../support/oauth';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 /** What every page of the look test is shown with: the app, and a workspace whose owner is signed in. */
 export interface LookContext {
@@ -62,11 +64,16 @@ const apiKeys: LookPage = {
 const webhooks: LookPage = {
   name: 'webhooks',
   async prepare({ fx }) {
-    const endpoint = await createEndpoint(db(), fx.workspace.id, {
-      url: WEBHOOK_URL,
-      events: ['task.created', 'task.updated'],
-      projectId: null,
-    });
+    const endpoint = await createEndpoint(
+      db(),
+      fx.workspace.id,
+      {
+        url: WEBHOOK_URL,
+        events: ['task.created', 'task.updated'],
+        projectId: null,
+      },
+      FIXTURE_AUDIT,
+    );
     await db().webhookEndpoint.update({ where: { id: endpoint.id }, data: { createdAt: ago(9 * DAY) } });
     await db().webhookDelivery.createMany({
       data: [
@@ -101,22 +108,30 @@ async function oauthClient(name: string) {
 const connectedApps: LookPage = {
   name: 'apps',
   async prepare({ fx }) {
-    const approver = await addMember(db(), {
-      workspaceId: fx.workspace.id,
-      email: `priya-${randomUUID()}@acme.test`,
-      name: 'Priya Raman',
-      role: 'admin',
-      password: `pw-${randomUUID()}`,
-    });
-    const grant = async (appName: string, scopes: ('task:read' | 'task:create' | 'task:update')[], projectId: string | null) =>
-      createGrant(db(), {
+    const approver = await addMember(
+      db(),
+      {
         workspaceId: fx.workspace.id,
-        clientId: await oauthClient(appName),
-        appName,
-        scopes,
-        projectId,
-        approvedById: approver.id,
-      });
+        email: `priya-${randomUUID()}@acme.test`,
+        name: 'Priya Raman',
+        role: 'admin',
+        password: `pw-${randomUUID()}`,
+      },
+      FIXTURE_AUDIT,
+    );
+    const grant = async (appName: string, scopes: ('task:read' | 'task:create' | 'task:update')[], projectId: string | null) =>
+      createGrant(
+        db(),
+        {
+          workspaceId: fx.workspace.id,
+          clientId: await oauthClient(appName),
+          appName,
+          scopes,
+          projectId,
+          approvedById: approver.id,
+        },
+        FIXTURE_AUDIT,
+      );
     const claude = await grant('Claude', ['task:read', 'task:create', 'task:update'], null);
     const sync = await grant('Roadmap sync', ['task:read'], fx.projects.web.id);
     const old = await grant('Cursor', ['task:read', 'task:update'], null);
@@ -153,4 +168,93 @@ const consent: LookPage = {
   },
 };
 
-export const LOOK_PAGES: LookPage[] = [apiKeys, webhooks, connectedApps, consent];
+/** The audit log's events, as people, the CLI and a rejected key made them; the detail of one open. */
+const auditLog: LookPage = {
+  name: 'audit-log',
+  async prepare({ fx }) {
+    // What the other pages' fixtures recorded just now goes back a month, behind the events shown here.
+    await db().auditEvent.updateMany({ where: { workspaceId: fx.workspace.id }, data: { occurredAt: ago(31 * DAY) } });
+    const browser = 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_6) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/18.1 Safari/605.1.15';
+    const priya = { actorType: 'person', actorId: randomUUID(), actorName: 'Priya Raman', ip: '203.0.113.7', userAgent: browser };
+    const event = (minutes: number, fields: Omit<Prisma.AuditEventCreateManyInput, 'id' | 'workspaceId' | 'occurredAt' | 'requestId'>) => ({
+      id: randomUUID(),
+      workspaceId: fx.workspace.id,
+      occurredAt: ago(minutes * MINUTE),
+      requestId: randomUUID(),
+      ...fields,
+    });
+    const keyId = randomUUID();
+    const events = [
+      event(2, {
+        action: 'api_key.rejected',
+        actionGroup: 'api_key',
+        actorType: 'api_key',
+        actorId: keyId,
+        actorName: 'Laptop of a former contractor',
+        targetType: 'api_key',
+        targetId: keyId,
+        targetName: 'Laptop of a former contractor',
+        ip: '198.51.100.23',
+        userAgent: 'python-requests/2.32.3',
+      }),
+      event(14, {
+        ...priya,
+        action: 'api_key.created',
+        actionGroup: 'api_key',
+        targetType: 'api_key',
+        targetId: randomUUID(),
+        targetName: 'Nightly export to the data warehouse',
+        changes: {
+          name: { before: null, after: 'Nightly export to the data warehouse' },
+          scopes: { before: null, after: ['task:read'] },
+          projectId: { before: null, after: null },
+        },
+      }),
+      event(55, {
+        ...priya,
+        action: 'webhook_endpoint.updated',
+        actionGroup: 'webhook_endpoint',
+        targetType: 'webhook_endpoint',
+        targetId: randomUUID(),
+        targetName: WEBHOOK_URL,
+        changes: { events: { before: ['task.created'], after: ['task.created', 'task.updated'] } },
+      }),
+      event(3 * 60, {
+        action: 'member.role_changed',
+        actionGroup: 'member',
+        actorType: 'cli',
+        actorName: 'deploy',
+        targetType: 'user',
+        targetId: fx.members.grace.id,
+        targetName: 'Grace Hopper',
+        changes: { role: { before: 'member', after: 'admin' } },
+      }),
+      event(26 * 60, {
+        ...priya,
+        action: 'oauth_app.connected',
+        actionGroup: 'oauth_app',
+        targetType: 'oauth_app',
+        targetId: randomUUID(),
+        targetName: 'Claude',
+      }),
+      event(2 * 24 * 60, {
+        ...priya,
+        action: 'sign_in.failed',
+        actionGroup: 'sign_in',
+        targetType: 'user',
+        targetId: priya.actorId,
+        targetName: 'Priya Raman',
+      }),
+    ];
+    await db().auditEvent.createMany({ data: events });
+    detailId = events[1]!.id;
+  },
+  async open(page, { baseUrl, fx }) {
+    await page.goto(`${baseUrl}/settings/audit-log?workspace=${fx.workspace.slug}&event=${detailId}`);
+    await page.getByRole('row', { name: /api_key\.rejected/ }).waitFor();
+    await page.getByRole('heading', { name: 'Event', exact: true }).waitFor();
+  },
+};
+let detailId = '';
+
+export const LOOK_PAGES: LookPage[] = [apiKeys, webhooks, connectedApps, consent, auditLog];

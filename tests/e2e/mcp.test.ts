@@ -12,7 +12,7 @@ import { PATIENCE_MS } from '../support/patience';
 import { freePort } from '../support/ports';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from './app-server';
-import { OPERATIONS } from '../support/operations';
+import { PROJECT_OPERATIONS } from '../support/operations';
 
 let key: string;
 
@@ -52,7 +52,7 @@ describe('the production server (npm start)', () => {
   it('serves /v1/mcp from its own edge: tools listed, called, a file uploaded and downloaded byte-identical', async () => {
     const client = await mcpClient(app.baseUrl, key);
     try {
-      expect((await client.listTools()).tools).toHaveLength(OPERATIONS.length);
+      expect((await client.listTools()).tools).toHaveLength(PROJECT_OPERATIONS.length);
       await uploadRoundTrip(client);
     } finally {
       await client.close();

@@ -1,8 +1,8 @@
 /**
  * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes and the
- * two steps of the direct upload, as `METHOD /path` below /v1/public.
+ * two steps of the direct upload, as `METHOD /path` below /v1/public: a project's, each an MCP tool too.
  */
-export const OPERATIONS = [
+export const PROJECT_OPERATIONS = [
   'GET /{projectSlug}/statuses',
   'GET /{projectSlug}/labels',
   'GET /{projectSlug}/members',
@@ -21,3 +21,6 @@ export const OPERATIONS = [
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
 ];
+
+/** Every operation of the OpenAPI document: the projects', and the workspace's audit log (no MCP tool). */
+export const OPERATIONS = [...PROJECT_OPERATIONS, 'GET /audit-events', 'GET /audit-events/export'];

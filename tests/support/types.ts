@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { attachmentSchema } from '../../server/schemas/attachment';
+import type { auditEventListSchema } from '../../server/schemas/audit';
 import type { commentSchema } from '../../server/schemas/comment';
 import type { errorSchema, successSchema } from '../../server/schemas/common';
 import type { directUploadSchema } from '../../server/schemas/direct-upload';
@@ -19,27 +20,30 @@ export type Label = z.output<typeof labelSchema>;
 export type Member = z.output<typeof memberSchema>;
 export type Success = z.output<typeof successSchema>;
 export type ApiError = z.output<typeof errorSchema>;
+export type AuditEventList = z.output<typeof auditEventListSchema>;
 
 type Query = '' | `?${string}`;
 
 /** The success body of a GET of `path`, by the operation its shape names; `unknown` for anything else. */
-export type GetBody<P extends string> = P extends `/${string}/tasks/deleted${Query}`
-  ? DeletedTaskList
-  : P extends `/${string}/tasks/${string}/comments${Query}`
-    ? Comment[]
-    : P extends `/${string}/tasks/${string}/attachments/${string}`
-      ? Attachment
-      : P extends `/${string}/tasks/${string}`
-        ? Task
-        : P extends `/${string}/tasks${Query}`
-          ? TaskList
-          : P extends `/${string}/statuses${Query}`
-            ? Status[]
-            : P extends `/${string}/labels${Query}`
-              ? Label[]
-              : P extends `/${string}/members${Query}`
-                ? Member[]
-                : unknown;
+export type GetBody<P extends string> = P extends `/audit-events${Query}`
+  ? AuditEventList
+  : P extends `/${string}/tasks/deleted${Query}`
+    ? DeletedTaskList
+    : P extends `/${string}/tasks/${string}/comments${Query}`
+      ? Comment[]
+      : P extends `/${string}/tasks/${string}/attachments/${string}`
+        ? Attachment
+        : P extends `/${string}/tasks/${string}`
+          ? Task
+          : P extends `/${string}/tasks${Query}`
+            ? TaskList
+            : P extends `/${string}/statuses${Query}`
+              ? Status[]
+              : P extends `/${string}/labels${Query}`
+                ? Label[]
+                : P extends `/${string}/members${Query}`
+                  ? Member[]
+                  : unknown;
 
 /** The success body of a POST to `path`. */
 export type PostBody<P extends string> = P extends `/${string}/tasks/batch`
