@@ -15,6 +15,8 @@ const DOMAIN = [
   'idempotency',
   'webhooks',
   'retention',
+  'request-log',
+  'usage',
 ];
 
 /** Files under `files` may not import from the server folders named in `above`. */
