@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { createApiKey } from '../keys/manage';
-import { SCOPES } from '../keys/scopes';
+import { DEFAULT_SCOPES } from '../keys/scopes';
 import { createLabel, createProject, createStatus } from '../projects/projects';
 import { PRIORITIES } from '../schemas/common';
 import { addMember } from '../workspaces/members';
@@ -121,7 +121,7 @@ export async function seedDemo(db: Db): Promise<DemoLogins> {
     [mobile.id, [...shared, design]],
   ]);
 
-  const key = await createApiKey(db, workspace.id, { name: 'Demo key', scopes: [...SCOPES], projectId: null, expiresAt: null }, admin.id);
+  const key = await createApiKey(db, workspace.id, { name: 'Demo key', scopes: [...DEFAULT_SCOPES], projectId: null, expiresAt: null }, admin.id);
 
   const tasks: Prisma.TaskCreateManyInput[] = [];
   const assignees: { taskId: string; userId: string }[] = [];

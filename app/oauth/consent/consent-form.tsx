@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { SCOPE_DESCRIPTIONS, type Scope } from '@/server/keys/scopes';
+import { DEFAULT_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '@/server/keys/scopes';
 import { formProblem, internalApi } from '../../settings/internal-api';
 import { Button } from '../../ui/button';
 import { Callout } from '../../ui/feedback';
@@ -92,7 +92,7 @@ export function ConsentForm({
           <ChoiceGroup id="scopes" legend="It may">
             {scopes.map((scope) => (
               <Choice key={scope} label={SCOPE_DESCRIPTIONS[scope]} description={<code>{scope}</code>}>
-                <input type="checkbox" name="scopes" value={scope} defaultChecked />
+                <input type="checkbox" name="scopes" value={scope} defaultChecked={DEFAULT_SCOPES.includes(scope)} />
               </Choice>
             ))}
           </ChoiceGroup>
