@@ -265,7 +265,7 @@ describe('admin CLI', () => {
 
     it('never names a part of an option, like --scopes.0', async () => {
       await expect(parseCommand(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:delete'])).rejects.toThrow(
-        /^key create: --scopes: task:delete is not a scope; use task:read, task:create, task:update$/,
+        /^key create: --scopes: task:delete is not a scope; use task:read, task:create, task:update, requests:read, usage:read$/,
       );
     });
   });
@@ -275,7 +275,7 @@ describe('admin CLI', () => {
       const result = await runAdminInProcess(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:foo', '--json']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update\n/);
+      expect(result.stderr).toMatch(/^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update, requests:read, usage:read\n/);
     });
 
     it('for a bad argument', async () => {

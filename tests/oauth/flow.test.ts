@@ -36,7 +36,7 @@ describe('discovery', () => {
       expect(await response.json()).toMatchObject({
         resource: mcpResource(),
         authorization_servers: [`${appOrigin()}/api/auth`],
-        scopes_supported: ['task:read', 'task:create', 'task:update'],
+        scopes_supported: ['task:read', 'task:create', 'task:update', 'requests:read', 'usage:read'],
       });
     }
   });
@@ -48,7 +48,7 @@ describe('discovery', () => {
     expect(await response.json()).toMatchObject({
       resource: restResource(),
       authorization_servers: [`${appOrigin()}/api/auth`],
-      scopes_supported: ['task:read', 'task:create', 'task:update'],
+      scopes_supported: ['task:read', 'task:create', 'task:update', 'requests:read', 'usage:read'],
       bearer_methods_supported: ['header'],
     });
   });

@@ -1,6 +1,7 @@
 /**
- * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes and the
- * two steps of the direct upload, as `METHOD /path` below /v1/public.
+ * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes, the
+ * two steps of the direct upload, and the workspace's request log, the caller's own requests and
+ * usage, as `METHOD /path` below /v1/public.
  */
 export const OPERATIONS = [
   'GET /{projectSlug}/statuses',
@@ -20,4 +21,7 @@ export const OPERATIONS = [
   'POST /{projectSlug}/tasks/{taskId}/attachments',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
+  'GET /requests/mine',
+  'GET /requests',
+  'GET /usage',
 ];

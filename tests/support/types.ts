@@ -4,7 +4,9 @@ import type { commentSchema } from '../../server/schemas/comment';
 import type { errorSchema, successSchema } from '../../server/schemas/common';
 import type { directUploadSchema } from '../../server/schemas/direct-upload';
 import type { labelSchema, memberSchema, statusSchema } from '../../server/schemas/lookups';
+import type { requestListSchema } from '../../server/schemas/request-log';
 import type { deletedTaskListSchema, taskBatchSchema, taskListSchema, taskSchema } from '../../server/schemas/task';
+import type { usageSchema } from '../../server/schemas/usage';
 
 /** The public API's answers as the tests read them: the response schemas' own types. */
 export type Task = z.output<typeof taskSchema>;
@@ -19,11 +21,18 @@ export type Label = z.output<typeof labelSchema>;
 export type Member = z.output<typeof memberSchema>;
 export type Success = z.output<typeof successSchema>;
 export type ApiError = z.output<typeof errorSchema>;
+export type RequestList = z.output<typeof requestListSchema>;
+export type RequestRecord = RequestList['requests'][number];
+export type Usage = z.output<typeof usageSchema>;
 
 type Query = '' | `?${string}`;
 
 /** The success body of a GET of `path`, by the operation its shape names; `unknown` for anything else. */
-export type GetBody<P extends string> = P extends `/${string}/tasks/deleted${Query}`
+export type GetBody<P extends string> = P extends `/requests${string}`
+  ? RequestList
+  : P extends `/usage${string}`
+    ? Usage
+    : P extends `/${string}/tasks/deleted${Query}`
   ? DeletedTaskList
   : P extends `/${string}/tasks/${string}/comments${Query}`
     ? Comment[]
