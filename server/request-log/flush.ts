@@ -55,9 +55,11 @@ export async function stopRequestLog(): Promise<void> {
   reportDropped(true);
 }
 
+/** What was buffered when it began: records that come meanwhile wait for the next flush, so a failing database is not asked again at once. */
 async function drain(): Promise<void> {
-  while (bufferedRecords() > 0) {
-    const batch = takeRecords(BATCH_RECORDS);
+  for (let left = bufferedRecords(); left > 0; ) {
+    const batch = takeRecords(Math.min(BATCH_RECORDS, left));
+    left -= batch.length;
     try {
       await write(processPool(), batch);
     } catch (error) {
