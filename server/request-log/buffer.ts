@@ -5,7 +5,7 @@ import { bounded, sizeOf, type RequestRecord } from './record';
  * size: should the database not take them for a while, the newest are dropped and
  * counted rather than the process's memory growing.
  */
-export const MAX_BUFFERED_RECORDS = 10_000;
+const MAX_BUFFERED_RECORDS = 10_000;
 const MAX_BUFFERED_CHARS = 4 * 1024 * 1024;
 
 const buffer: { records: RequestRecord[]; chars: number; dropped: number } = { records: [], chars: 0, dropped: 0 };
