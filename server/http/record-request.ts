@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { after } from 'next/server';
 import type { RequestState } from '../api/access';
 import { env } from '../env';
 import { keepRecord } from '../request-log/buffer';
-import { flushRequestLog, startFlushTimer } from '../request-log/flush';
+import { startFlushTimer } from '../request-log/flush';
 
 /** One answer as the request log records it; the rest comes from the request's state. */
 export interface Answered {
@@ -25,7 +24,8 @@ export interface Answered {
  * included) and of /v1/mcp (mcp.ts: each tool call). A request whose key or app
  * was never identified has no workspace to be shown to and is not recorded. The
  * record only joins the process's buffer: it is written after answers, by the
- * timer of a long-lived server or, on Vercel, after this answer has gone.
+ * timer of a long-lived server or, on Vercel, after this answer has gone
+ * (writingLogAfterResponse, deliver-after-response.ts, around the route files).
  */
 export function recordAnswers(state: RequestState, headers: Headers, answers: readonly Answered[]): void {
   const principal = state.principal;
@@ -50,6 +50,5 @@ export function recordAnswers(state: RequestState, headers: Headers, answers: re
       message: answer.status >= 400 ? answer.message : null,
     });
   }
-  if (env().requestLog.flushAfterResponse) after(flushRequestLog);
-  else startFlushTimer();
+  if (!env().requestLog.flushAfterResponse) startFlushTimer();
 }
