@@ -383,7 +383,8 @@ export const commands: Record<string, Command> = {
       [
         `2xx ${total['2xx']}  4xx ${total['4xx']}  429 ${total['429']}  5xx ${total['5xx']}`,
         ...buckets.map(
-          (b) => `${b.start}  ${b.requests} requests  2xx ${b['2xx']}  4xx ${b['4xx']}  429 ${b['429']}  5xx ${b['5xx']}  p50 ${b.p50Ms} ms  p95 ${b.p95Ms} ms`,
+          (b) =>
+            `${b.start}  ${b.requests} requests  2xx ${b['2xx']}  4xx ${b['4xx']}  429 ${b['429']}  5xx ${b['5xx']}  p50 ${b.p50Ms} ms  p95 ${b.p95Ms} ms`,
         ),
       ].join('\n'),
   }),

@@ -10,7 +10,14 @@ import { logEvent } from '../log';
 import type { MeteredDecision, RateLimitDecision } from '../ratelimit/limiter';
 import type { RequestClaim } from './idempotency';
 import { limits } from '../ratelimit/limits';
-import { INVALID_KEY, missingScope, outsideProjectScope, PROJECT_NOT_FOUND, TOO_MANY_REQUESTS, WORKSPACE_NEEDS_ALL_PROJECTS } from './messages';
+import {
+  INVALID_KEY,
+  missingScope,
+  outsideProjectScope,
+  PROJECT_NOT_FOUND,
+  TOO_MANY_REQUESTS,
+  WORKSPACE_NEEDS_ALL_PROJECTS,
+} from './messages';
 
 /** What one public API request carries through its checks; read back to set response headers. */
 export interface RequestState {

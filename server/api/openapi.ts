@@ -59,7 +59,7 @@ const TAGS = [
   { name: 'Attachments', description: "A task's files, up to 10 MB each, downloaded through links valid for an hour." },
   {
     name: 'Requests',
-    description: 'The request log and usage of the workspace\'s keys and apps; every key and app reads its own last 24 hours.',
+    description: "The request log and usage of the workspace's keys and apps; every key and app reads its own last 24 hours.",
   },
   { name: 'Webhooks', description: 'Events the server sends to your endpoints, signed to the Standard Webhooks specification.' },
 ];

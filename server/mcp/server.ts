@@ -111,7 +111,13 @@ interface Answer {
   idempotencyKey: string | null;
 }
 
-async function runTool(entry: ApiTool, args: Record<string, unknown>, request: McpRequest, state: RequestState, call: Answer): Promise<CallToolResult> {
+async function runTool(
+  entry: ApiTool,
+  args: Record<string, unknown>,
+  request: McpRequest,
+  state: RequestState,
+  call: Answer,
+): Promise<CallToolResult> {
   const { idempotencyKey: argumentKey, ...rest } = args;
   // Only a write takes the key; any other tool refuses it as the unknown field it is.
   const input = entry.rest.write ? rest : args;

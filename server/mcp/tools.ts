@@ -106,7 +106,9 @@ function describe(parts: {
     ...parts.inputs.map((input) => ID_HINTS[input]),
     parts.listKey ? `The structured result holds the list under \`${parts.listKey}\`; the text is the REST API's JSON array.` : undefined,
     parts.write ? 'Safe to retry with the same `idempotencyKey`: the change is made once.' : undefined,
-    parts.scope ? `Needs the API key scope ${parts.scope}; same as the REST call ${parts.rest}.` : `Needs no scope; same as the REST call ${parts.rest}.`,
+    parts.scope
+      ? `Needs the API key scope ${parts.scope}; same as the REST call ${parts.rest}.`
+      : `Needs no scope; same as the REST call ${parts.rest}.`,
     'Failures come back as a tool error whose text is `<statusCode> <message>`, e.g. `404 Task not found`.',
   ]
     .filter(Boolean)

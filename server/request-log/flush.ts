@@ -57,7 +57,7 @@ export async function stopRequestLog(): Promise<void> {
 
 /** What was buffered when it began: records that come meanwhile wait for the next flush, so a failing database is not asked again at once. */
 async function drain(): Promise<void> {
-  for (let left = bufferedRecords(); left > 0; ) {
+  for (let left = bufferedRecords(); left > 0;) {
     const batch = takeRecords(Math.min(BATCH_RECORDS, left));
     left -= batch.length;
     try {

@@ -33,5 +33,12 @@ export function bounded(record: RequestRecord): RequestRecord {
 
 /** About what the record takes in memory, in characters. */
 export function sizeOf(record: RequestRecord): number {
-  return 400 + record.path.length + record.route.length + (record.userAgent?.length ?? 0) + (record.message?.length ?? 0) + (record.idempotencyKey?.length ?? 0);
+  return (
+    400 +
+    record.path.length +
+    record.route.length +
+    (record.userAgent?.length ?? 0) +
+    (record.message?.length ?? 0) +
+    (record.idempotencyKey?.length ?? 0)
+  );
 }

@@ -14,7 +14,9 @@ const LIMIT = `must be a whole number from 1 to ${MAX_REQUESTS_PAGE}`;
 export const statusFilter = z
   .string()
   .regex(/^([1-5][0-9]{2}|[1-5]xx)$/, STATUS_FILTER)
-  .transform((value) => (value.endsWith('xx') ? { from: Number(value[0]) * 100, to: Number(value[0]) * 100 + 99 } : { from: Number(value), to: Number(value) }))
+  .transform((value) =>
+    value.endsWith('xx') ? { from: Number(value[0]) * 100, to: Number(value[0]) * 100 + 99 } : { from: Number(value), to: Number(value) },
+  )
   .meta({ description: 'A status code (`404`) or a class (`4xx`, which includes 429)', example: '4xx' });
 
 const ownFilters = {
@@ -38,12 +40,7 @@ const ownFilters = {
   since: dateTimeInput().meta({ description: 'Only requests made at or after this time' }).optional(),
   until: dateTimeInput().meta({ description: 'Only requests made before this time' }).optional(),
   after: changeCursor().meta({ description: 'The requests after this place (older ones), from an earlier `meta.nextCursor`' }).optional(),
-  limit: z
-    .number({ error: LIMIT })
-    .int({ error: LIMIT })
-    .min(1, LIMIT)
-    .max(MAX_REQUESTS_PAGE, LIMIT)
-    .default(50),
+  limit: z.number({ error: LIMIT }).int({ error: LIMIT }).min(1, LIMIT).max(MAX_REQUESTS_PAGE, LIMIT).default(50),
 };
 
 /** The own requests' query: the caller's last 24 hours. */
@@ -62,7 +59,9 @@ export type RequestsQuery = z.infer<typeof ownRequestsQuery> & { principalId?: s
 
 export const requestRecordSchema = z
   .object({
-    requestId: z.uuid().meta({ description: 'The `X-Request-Id` the request was answered with; the tool calls of one MCP request share it' }),
+    requestId: z
+      .uuid()
+      .meta({ description: 'The `X-Request-Id` the request was answered with; the tool calls of one MCP request share it' }),
     occurredAt: dateTime(),
     keyId: z.uuid().nullable().meta({ description: 'The API key, or null for an app' }),
     appId: z.uuid().nullable().meta({ description: 'The connected app, or null for an API key' }),

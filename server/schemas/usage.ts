@@ -9,7 +9,6 @@ export const MAX_USAGE_DAYS = 90;
 /** Per-minute counts cover at most this many hours in one query. */
 export const MAX_MINUTE_RANGE_HOURS = 24;
 
-
 export const usageQuery = z
   .object({
     keyId: uuid().meta({ description: "Only this API key's requests" }).optional(),
@@ -31,7 +30,10 @@ const counts = {
   '4xx': z.number().int().meta({ description: 'Client errors other than 429' }),
   '429': z.number().int().meta({ description: 'Refused by the rate limit' }),
   '5xx': z.number().int(),
-  p50Ms: z.number().nullable().meta({ description: 'Median duration, read from log-scale buckets (at most 41 % high); null without requests' }),
+  p50Ms: z
+    .number()
+    .nullable()
+    .meta({ description: 'Median duration, read from log-scale buckets (at most 41 % high); null without requests' }),
   p95Ms: z.number().nullable(),
 };
 

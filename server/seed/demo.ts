@@ -121,7 +121,12 @@ export async function seedDemo(db: Db): Promise<DemoLogins> {
     [mobile.id, [...shared, design]],
   ]);
 
-  const key = await createApiKey(db, workspace.id, { name: 'Demo key', scopes: [...DEFAULT_SCOPES], projectId: null, expiresAt: null }, admin.id);
+  const key = await createApiKey(
+    db,
+    workspace.id,
+    { name: 'Demo key', scopes: [...DEFAULT_SCOPES], projectId: null, expiresAt: null },
+    admin.id,
+  );
 
   const tasks: Prisma.TaskCreateManyInput[] = [];
   const assignees: { taskId: string; userId: string }[] = [];

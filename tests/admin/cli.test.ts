@@ -275,7 +275,9 @@ describe('admin CLI', () => {
       const result = await runAdminInProcess(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:foo', '--json']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update, requests:read, usage:read\n/);
+      expect(result.stderr).toMatch(
+        /^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update, requests:read, usage:read\n/,
+      );
     });
 
     it('for a bad argument', async () => {

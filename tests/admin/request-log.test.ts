@@ -54,10 +54,30 @@ describe('admin requests list and usage', () => {
     expect(Object.keys(all.json.requests[0]!)).toEqual(FIELDS);
 
     const failed = await runAdminInProcess<Listed>(['requests', 'list', '--workspace', slug, '--key', id, '--status', '4xx', '--json']);
-    expect(failed.json.requests).toMatchObject([{ status: 404, message: 'Task not found', requestId: missing.headers.get('x-request-id') }]);
-    const byRequest = await runAdminInProcess<Listed>(['requests', 'list', '--workspace', slug, '--request-id', created.headers.get('x-request-id')!, '--json']);
+    expect(failed.json.requests).toMatchObject([
+      { status: 404, message: 'Task not found', requestId: missing.headers.get('x-request-id') },
+    ]);
+    const byRequest = await runAdminInProcess<Listed>([
+      'requests',
+      'list',
+      '--workspace',
+      slug,
+      '--request-id',
+      created.headers.get('x-request-id')!,
+      '--json',
+    ]);
     expect(byRequest.json.requests).toMatchObject([{ status: 201, keyId: id }]);
-    const byIdempotencyKey = await runAdminInProcess<Listed>(['requests', 'list', '--workspace', slug, '--idempotency-key', idempotencyKey, '--limit', '1', '--json']);
+    const byIdempotencyKey = await runAdminInProcess<Listed>([
+      'requests',
+      'list',
+      '--workspace',
+      slug,
+      '--idempotency-key',
+      idempotencyKey,
+      '--limit',
+      '1',
+      '--json',
+    ]);
     expect(byIdempotencyKey.json.requests).toMatchObject([{ status: 201, idempotencyKey }]);
 
     const usage = await runAdminInProcess<{ workspace: string; total: Record<string, number>; buckets: { requests: number }[] }>([

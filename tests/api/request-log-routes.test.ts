@@ -18,7 +18,12 @@ const PARAMS: Record<string, string> = { projectSlug: 'web', taskId: 'WEB-999999
 
 describe('the request log records every route', () => {
   it('of the route table, and every MCP tool, however each answers', async () => {
-    const { id, key } = await createApiKey(db(), api.fixture.workspace.id, { name: 'Walker', scopes: [...SCOPES], projectId: null, expiresAt: null }, null);
+    const { id, key } = await createApiKey(
+      db(),
+      api.fixture.workspace.id,
+      { name: 'Walker', scopes: [...SCOPES], projectId: null, expiresAt: null },
+      null,
+    );
     const expected = new Map<string, string>();
     for (const meta of procedureMetas(publicRouter).values()) {
       const { method, path } = meta.openapi!;

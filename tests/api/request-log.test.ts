@@ -37,7 +37,11 @@ afterAll(async () => {
 });
 
 /** A key of the fixture's workspace with its id, and a client holding it. */
-async function keyOf(fixture: WorkspaceFixture, scopes: Scope[] = ['task:read', 'task:create', 'task:update'], projectId: string | null = null) {
+async function keyOf(
+  fixture: WorkspaceFixture,
+  scopes: Scope[] = ['task:read', 'task:create', 'task:update'],
+  projectId: string | null = null,
+) {
   const created = await createApiKey(db(), fixture.workspace.id, { name: 'Logged', scopes, projectId, expiresAt: null }, null);
   keysUsed.push(created.key);
   return { id: created.id, key: created.key, client: apiClient(server.baseUrl, created.key) };
@@ -68,7 +72,9 @@ async function found(query: string, count = 1, since = Date.now()): Promise<{ re
 describe('the request log', () => {
   it('records a 200 with its key, route, path, status, address and user agent, found by request id within 2 s', async () => {
     const { id, client } = await keyOf(fx);
-    const answer = await client.call('GET', '/web/tasks?limit=2', { headers: { 'user-agent': 'log-test/1.0', 'x-forwarded-for': '203.0.113.7' } });
+    const answer = await client.call('GET', '/web/tasks?limit=2', {
+      headers: { 'user-agent': 'log-test/1.0', 'x-forwarded-for': '203.0.113.7' },
+    });
     expect(answer.status).toBe(200);
     const requestId = answer.headers.get('x-request-id')!;
     const { records, afterMs } = await found(`requestId=${requestId}`);
@@ -263,9 +269,9 @@ describe('usage', () => {
     ]);
     const hourly = (await reader.client.get(`/usage?keyId=${id}&granularity=day`)).body as Usage;
     expect(hourly.total.requests).toBe(9);
-    expect(errorOf(await reader.client.get(`/usage?granularity=minute&since=${new Date(Date.now() - 48 * 3_600_000).toISOString()}`)).message).toBe(
-      'granularity: must be hour or day for a range of more than 24 hours',
-    );
+    expect(
+      errorOf(await reader.client.get(`/usage?granularity=minute&since=${new Date(Date.now() - 48 * 3_600_000).toISOString()}`)).message,
+    ).toBe('granularity: must be hour or day for a range of more than 24 hours');
   });
 });
 

@@ -67,7 +67,12 @@ const LAST_FLUSH_MS = 1_500;
  * after another: its flushes, written after answers, each a batch of records. One
  * connection is its worst case, the fewest requests to a flush.
  */
-export async function requestLogStatements(baseUrl: string, scenario: Scenario, apiKey: string, counter: StatementCounter): Promise<number> {
+export async function requestLogStatements(
+  baseUrl: string,
+  scenario: Scenario,
+  apiKey: string,
+  counter: StatementCounter,
+): Promise<number> {
   counter.take();
   await sendSequentially(baseUrl, scenario, apiKey, LOGGED_REQUESTS);
   await new Promise((resolve) => setTimeout(resolve, LAST_FLUSH_MS));

@@ -31,9 +31,7 @@ describe('the request log under npm start', () => {
     const requests = Array.from({ length: 60 }, (_, i) => (i % 4 === 3 ? '/web/tasks/WEB-999999' : '/web/statuses'));
     for (let i = 0; i < requests.length; i += 6) {
       const answers = await Promise.all(
-        requests.slice(i, i + 6).map((path) =>
-          fetch(`${app!.baseUrl}/v1/public${path}`, { headers: { authorization: `Bearer ${key}` } }),
-        ),
+        requests.slice(i, i + 6).map((path) => fetch(`${app!.baseUrl}/v1/public${path}`, { headers: { authorization: `Bearer ${key}` } })),
       );
       for (const answer of answers) {
         await answer.arrayBuffer();

@@ -45,7 +45,10 @@ describe('tools/list', () => {
       ['task:read', 'task:update'],
       [...READ, ...UPDATE, ...OWN],
     ],
-    [['requests:read', 'usage:read'], [...OWN, ...LOG]],
+    [
+      ['requests:read', 'usage:read'],
+      [...OWN, ...LOG],
+    ],
   ] as const)('lists to a key with %j only the tools those scopes allow', async (scopes, names) => {
     const { tools } = await (await connect([...scopes])).listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...names].sort());

@@ -33,22 +33,22 @@ export type GetBody<P extends string> = P extends `/requests${string}`
   : P extends `/usage${string}`
     ? Usage
     : P extends `/${string}/tasks/deleted${Query}`
-  ? DeletedTaskList
-  : P extends `/${string}/tasks/${string}/comments${Query}`
-    ? Comment[]
-    : P extends `/${string}/tasks/${string}/attachments/${string}`
-      ? Attachment
-      : P extends `/${string}/tasks/${string}`
-        ? Task
-        : P extends `/${string}/tasks${Query}`
-          ? TaskList
-          : P extends `/${string}/statuses${Query}`
-            ? Status[]
-            : P extends `/${string}/labels${Query}`
-              ? Label[]
-              : P extends `/${string}/members${Query}`
-                ? Member[]
-                : unknown;
+      ? DeletedTaskList
+      : P extends `/${string}/tasks/${string}/comments${Query}`
+        ? Comment[]
+        : P extends `/${string}/tasks/${string}/attachments/${string}`
+          ? Attachment
+          : P extends `/${string}/tasks/${string}`
+            ? Task
+            : P extends `/${string}/tasks${Query}`
+              ? TaskList
+              : P extends `/${string}/statuses${Query}`
+                ? Status[]
+                : P extends `/${string}/labels${Query}`
+                  ? Label[]
+                  : P extends `/${string}/members${Query}`
+                    ? Member[]
+                    : unknown;
 
 /** The success body of a POST to `path`. */
 export type PostBody<P extends string> = P extends `/${string}/tasks/batch`

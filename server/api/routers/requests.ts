@@ -47,7 +47,11 @@ export const requestsRouter = router({
     .output(requestListSchema)
     .query(({ ctx, input }) => {
       const { keyId, appId, ...filters } = input;
-      const principal = keyId ? { principalId: keyId, principalKind: 'key' as const } : appId ? { principalId: appId, principalKind: 'app' as const } : {};
+      const principal = keyId
+        ? { principalId: keyId, principalKind: 'key' as const }
+        : appId
+          ? { principalId: appId, principalKind: 'app' as const }
+          : {};
       return listRequests(ctx.db, ctx.principal.workspaceId, { ...filters, ...principal });
     }),
 });

@@ -29,7 +29,11 @@ export const usageRouter = router({
     .output(usageSchema)
     .query(({ ctx, input }) => {
       const { keyId, appId, ...filter } = input;
-      const principal = keyId ? { principalId: keyId, principalKind: 'key' as const } : appId ? { principalId: appId, principalKind: 'app' as const } : {};
+      const principal = keyId
+        ? { principalId: keyId, principalKind: 'key' as const }
+        : appId
+          ? { principalId: appId, principalKind: 'app' as const }
+          : {};
       return usageReport(ctx.db, ctx.principal.workspaceId, { ...filter, ...principal });
     }),
 });
