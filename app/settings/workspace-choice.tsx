@@ -12,6 +12,7 @@ const PAGES = [
   { path: '/settings/api-keys', name: 'API keys' },
   { path: '/settings/webhooks', name: 'Webhooks' },
   { path: '/settings/apps', name: 'Connected apps' },
+  { path: '/settings/requests', name: 'Requests' },
 ] as const;
 export type SettingsPath = (typeof PAGES)[number]['path'];
 

@@ -1,6 +1,7 @@
 import { appsRouter } from './apps';
 import { keysRouter } from './keys';
 import { projectsRouter } from './projects';
+import { requestsRouter } from './requests';
 import { setupRouter } from './setup';
 import { webhooksRouter } from './webhooks';
 import { createCallerFactory, router, type SettingsContext } from './trpc';
@@ -9,6 +10,7 @@ export const settingsRouter = router({
   apps: appsRouter,
   keys: keysRouter,
   projects: projectsRouter,
+  requests: requestsRouter,
   setup: setupRouter,
   webhooks: webhooksRouter,
 });

@@ -102,3 +102,4 @@ function managerProcedure(what: string) {
 export const keyManagerProcedure = managerProcedure('API keys');
 export const webhookManagerProcedure = managerProcedure('webhooks');
 export const appManagerProcedure = managerProcedure('connected apps');
+export const requestLogProcedure = managerProcedure('request log');

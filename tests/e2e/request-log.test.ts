@@ -3,6 +3,8 @@ import { db } from '../../server/db/client';
 import { createApiKey } from '../../server/keys/manage';
 import { ensureBuild } from '../support/build';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { PATIENCE_MS } from '../support/patience';
+import { createPerson, signIn } from '../support/settings';
 import { startAppServer, type AppServer } from './app-server';
 
 let app: AppServer | undefined;
@@ -58,5 +60,30 @@ describe('the request log under npm start', () => {
     const [hours] = await db().$queryRaw<{ requests: number }[]>`
       SELECT sum(requests)::int AS requests FROM request_log.usage_hour WHERE principal_id = ${id}::uuid`;
     expect(hours?.requests).toBe(60);
+  });
+
+  it('shows the Requests page to an admin, filtered as its URL says, and tells a member it is not theirs', async () => {
+    app = await startAppServer(process.env.DATABASE_URL!);
+    const key = await fx.key({ name: 'Page key' });
+    const answer = await fetch(`${app.baseUrl}/v1/public/web/tasks/WEB-999999`, { headers: { authorization: `Bearer ${key}` } });
+    expect(answer.status).toBe(404);
+    const requestId = answer.headers.get('x-request-id')!;
+    const page = async (role: 'admin' | 'member') => {
+      const person = await createPerson(fx.workspace.id, role);
+      const { cookie } = await signIn(app!.baseUrl, person.email, person.password, new URL(app!.baseUrl).origin);
+      return (query: string) =>
+        fetch(`${app!.baseUrl}/settings/requests?workspace=${fx.workspace.slug}&${query}`, { headers: { cookie } }).then((r) => r.text());
+    };
+    const asAdmin = await page('admin');
+    const started = Date.now();
+    let html = '';
+    while (!html.includes(requestId) && Date.now() - started < PATIENCE_MS) html = await asAdmin(`status=4xx`);
+    expect(html).toContain(requestId);
+    expect(html).toContain('Page key');
+    expect(html).toContain('Task not found');
+    expect(await asAdmin('status=2xx')).not.toContain(requestId);
+    expect(await (await page('member'))('')).toContain('only its owners and admins can see its request log');
+    await app.stop();
+    app = undefined;
   });
 });
