@@ -224,6 +224,16 @@ describe('what each key may read', () => {
       message: 'status: must be a status code such as 404, or a class: 2xx, 3xx, 4xx or 5xx',
     });
     expect(errorOf(await readLog(fx, 'requestId=nope')).message).toBe('requestId: must be a UUID');
+    expect(errorOf(await readLog(fx, 'limit=0')).message).toBe('limit: must be a whole number from 1 to 100');
+    expect(errorOf(await readLog(fx, 'after=%25%25')).message).toBe('after: must be a cursor from meta.nextCursor');
+    expect(errorOf(await readLog(fx, 'since=yesterday')).message).toMatch(/^since: must be an ISO 8601 date-time/);
+    const usage = (await keyOf(fx, ['usage:read'])).client;
+    expect(errorOf(await usage.get('/usage?since=0001-01-01T00:00:00Z')).message).toBe('since: must be within the last 90 days');
+    const daysFromNow = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString();
+    expect(errorOf(await usage.get(`/usage?since=${daysFromNow(-80)}&until=${daysFromNow(20)}`)).message).toBe(
+      'until: must be at most 90 days after since',
+    );
+    expect(errorOf(await usage.get('/usage?granularity=week')).message).toBe('granularity: must be one of minute, hour, day');
   });
 
   it('pages newest first through meta.nextCursor', async () => {
