@@ -72,7 +72,7 @@ async function Requests({ slug, requestHeaders, searchParams }: { slug: string; 
       {log && (
         <DataTable
           caption="Requests"
-          columns={['Request', 'Status', 'Key or app', 'Time', 'Duration', 'Request id', 'Message']}
+          columns={['Request', 'Status', 'Key or app', 'Time', 'Duration', 'Message']}
           items={log.requests}
           empty={
             <EmptyState title="No requests">Requests made with this workspace&apos;s keys and apps appear here within a second.</EmptyState>
@@ -80,7 +80,11 @@ async function Requests({ slug, requestHeaders, searchParams }: { slug: string; 
           row={(request) => (
             <tr key={`${request.requestId} ${request.route} ${request.occurredAt}`}>
               <th scope="row" data-label="Request">
-                {request.method} <code>{request.path}</code>
+                {request.method} <code>{request.path === '/v1/mcp' ? request.route : request.path}</code>
+                <br />
+                <small>
+                  <code>{request.requestId}</code>
+                </small>
               </th>
               <td data-label="Status">
                 <Badge tone={request.status >= 400 ? 'danger' : 'ok'}>{request.status}</Badge>
@@ -91,10 +95,7 @@ async function Requests({ slug, requestHeaders, searchParams }: { slug: string; 
                 <RelativeTime iso={request.occurredAt} />
               </td>
               <td data-label="Duration">{request.durationMs} ms</td>
-              <td data-label="Request id">
-                <code>{request.requestId}</code>
-              </td>
-              <td data-label="Message">{request.message ?? ''}</td>
+              <td data-label="Message">{request.message ?? '—'}</td>
               <td />
             </tr>
           )}
