@@ -16,6 +16,8 @@ const DOMAIN = [
   'webhooks',
   'retention',
   'audit',
+  'request-log',
+  'usage',
 ];
 
 /** Files under `files` may not import from the server folders named in `above`. */

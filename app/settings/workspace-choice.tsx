@@ -13,6 +13,7 @@ const PAGES = [
   { path: '/settings/webhooks', name: 'Webhooks' },
   { path: '/settings/apps', name: 'Connected apps' },
   { path: '/settings/audit-log', name: 'Audit log' },
+  { path: '/settings/requests', name: 'Requests' },
 ] as const;
 export type SettingsPath = (typeof PAGES)[number]['path'];
 

@@ -14,6 +14,10 @@ import { addMember, emailSchema, passwordSchema, removeMember, ROLES, setMemberR
 import { createWorkspace, findWorkspace, nameSchema, slugSchema } from '../workspaces/workspaces';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, parseEvents } from '../webhooks/endpoints';
 import { EVENT_TYPES } from '../webhooks/events';
+import { listRequests } from '../request-log/list';
+import { MAX_REQUESTS_PAGE, statusFilter } from '../schemas/request-log';
+import { uuid } from '../schemas/common';
+import { usageReport } from '../usage/report';
 
 type OptionSpec = Record<string, { type: 'string' } | { type: 'boolean' }>;
 
@@ -50,6 +54,13 @@ const scopesList = z
     }
   })
   .pipe(keyCreateSchema.shape.scopes);
+
+const LIMIT_MESSAGE = `must be a whole number from 1 to ${MAX_REQUESTS_PAGE}`;
+const requestsLimit = z
+  .string()
+  .regex(/^\d+$/, LIMIT_MESSAGE)
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= MAX_REQUESTS_PAGE, LIMIT_MESSAGE);
 
 const ISO_MESSAGE = 'must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T00:00:00Z';
 const isoDateTime = z
@@ -384,5 +395,57 @@ export const commands: Record<string, Command> = {
                 `${e.occurredAt}  ${e.action.padEnd(31)}  ${e.actor.type}:${e.actor.name ?? e.actor.id ?? '-'}  ${e.target.type}:${e.target.name ?? e.target.id ?? '-'}  ${e.ip ?? ''}`,
             )
             .join('\n'),
+  }),
+  'requests list': define({
+    usage: '--workspace S [--key ID] [--status CODE|2xx|4xx|5xx] [--request-id ID] [--idempotency-key K] [--limit N]   # newest first',
+    options: strings('workspace', 'key', 'status', 'request-id', 'idempotency-key', 'limit'),
+    input: z.object({
+      workspace: required(slugSchema),
+      key: uuid().optional(),
+      status: statusFilter.optional(),
+      'request-id': uuid().optional(),
+      'idempotency-key': z.string().min(1, 'must not be empty').optional(),
+      limit: requestsLimit.optional(),
+    }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      const { requests } = await listRequests(db, workspace.id, {
+        principalId: input.key,
+        status: input.status,
+        requestId: input['request-id'],
+        idempotencyKey: input['idempotency-key'],
+        limit: input.limit ?? 50,
+      });
+      return { workspace: workspace.slug, requests };
+    },
+    describe: ({ requests }) =>
+      requests.length === 0
+        ? 'No requests'
+        : requests
+            .map(
+              (r) =>
+                `${r.occurredAt}  ${r.status}  ${r.method} ${r.path}  ${r.durationMs} ms  ${r.requestId}  ${r.keyId ?? `app ${r.appId}`}${r.message ? `  ${r.message}` : ''}`,
+            )
+            .join('\n'),
+  }),
+
+  usage: define({
+    usage: '--workspace S [--key ID] [--since ISO]                       # per hour; since 24 hours ago unless given',
+    options: strings('workspace', 'key', 'since'),
+    input: z.object({ workspace: required(slugSchema), key: uuid().optional(), since: isoDateTime.optional() }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      const report = await usageReport(db, workspace.id, { granularity: 'hour', since: input.since, principalId: input.key });
+      const { '2xx': ok, '4xx': refused, '429': limited, '5xx': failed } = report.total;
+      return { workspace: workspace.slug, total: { '2xx': ok, '4xx': refused, '429': limited, '5xx': failed }, buckets: report.buckets };
+    },
+    describe: ({ total, buckets }) =>
+      [
+        `2xx ${total['2xx']}  4xx ${total['4xx']}  429 ${total['429']}  5xx ${total['5xx']}`,
+        ...buckets.map(
+          (b) =>
+            `${b.start}  ${b.requests} requests  2xx ${b['2xx']}  4xx ${b['4xx']}  429 ${b['429']}  5xx ${b['5xx']}  p50 ${b.p50Ms} ms  p95 ${b.p95Ms} ms`,
+        ),
+      ].join('\n'),
   }),
 };

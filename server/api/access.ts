@@ -39,6 +39,12 @@ export interface RequestState {
   counted?: RateLimitDecision;
   /** The Idempotency-Key this request claimed, whose answer its write records (server/api/idempotency.ts). */
   idempotency?: RequestClaim;
+  /** The key or app the request was made with, once found: the request log records its request, even refused. */
+  principal?: ApiPrincipal;
+  /** The answer is the one stored for its Idempotency-Key, sent again. */
+  replayed?: boolean;
+  /** The message of the error answer, for the request log. */
+  errorMessage?: string;
 }
 
 export interface Access {
@@ -80,13 +86,15 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
 }
 
 /**
- * A request for the workspace as a whole (its audit log), in the same order: key (401),
- * rate limit (429), scope (403), then a key limited to one project is refused (403):
- * what happens in the workspace is not any one project's to read.
+ * The gate of an operation on the workspace rather than on one of its projects
+ * (its audit log, request log and usage), in the same order: key (401), rate limit (429),
+ * scope (403). A scope of null: every key and app may ask, for what is its own.
+ * What the workspace as a whole holds is refused to a key limited to one project.
  */
-export async function admitToWorkspace(state: RequestState, scope: Scope): Promise<ApiPrincipal> {
+export async function admitToWorkspace(state: RequestState, scope: Scope | null): Promise<ApiPrincipal> {
   state.authenticated ??= await authenticate(state, '');
   const { principal } = state.authenticated;
+  if (scope === null) return principal;
   if (!principal.scopes.includes(scope)) {
     state.lackingScope = scope;
     throw forbidden(missingScope(scope));
@@ -103,6 +111,7 @@ export async function admitToWorkspace(state: RequestState, scope: Scope): Promi
  */
 async function authenticate(state: RequestState, projectSlug: string): Promise<Authenticated> {
   const found = await findKey(state, projectSlug);
+  state.principal = found.principal;
   await count(state, found.principal);
   return found;
 }
@@ -114,6 +123,7 @@ async function authenticate(state: RequestState, projectSlug: string): Promise<A
  */
 export async function identify(state: RequestState): Promise<ApiPrincipal> {
   const { principal } = await findKey(state, '');
+  state.principal = principal;
   await count(state, principal);
   return principal;
 }

@@ -59,6 +59,10 @@ const TAGS = [
   { name: 'Comments', description: "A task's comments, oldest first." },
   { name: 'Attachments', description: "A task's files, up to 10 MB each, downloaded through links valid for an hour." },
   { name: 'Audit log', description: "Who changed the workspace's keys, apps, webhooks and members, and who signed in: kept 400 days." },
+  {
+    name: 'Requests',
+    description: "The request log and usage of the workspace's keys and apps; every key and app reads its own last 24 hours.",
+  },
   { name: 'Webhooks', description: 'Events the server sends to your endpoints, signed to the Standard Webhooks specification.' },
 ];
 
@@ -166,13 +170,13 @@ export function openApiDocument(): OpenAPIObject {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       const meta = metaByPath.get(`${method} ${path}`);
-      if (!meta?.scope) throw new Error(`No scope for ${method.toUpperCase()} ${path}`);
+      if (!meta || meta.scope === undefined) throw new Error(`No scope for ${method.toUpperCase()} ${path}`);
       const writes = method === 'post' || method === 'patch';
       operation.responses = responses(operation, meta, writes);
       if (meta.precondition) (operation.parameters ??= []).push(PRECONDITIONS[meta.precondition]);
       if (writes) operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
       // A key may be sent in either header, or an app's access token; OpenAPI lists alternatives as separate requirements.
-      operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: [meta.scope] }];
+      operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: meta.scope ? [meta.scope] : [] }];
       if (method === 'post' && path.endsWith('/attachments')) operation.requestBody = uploadBody;
       if (meta.streamed) operation.responses['200']!.content = streamedContent(meta.streamed);
     }
@@ -231,9 +235,10 @@ function responses(operation: Operation, meta: PublicMeta, idempotent: boolean):
   const keyed = ['X-Request-Id', ...RATE_LIMIT];
   if (errors[400]) result['400'] = errorResponse(400, errors[400], keyed);
   result['401'] = errorResponse(401, [INVALID_KEY], ['X-Request-Id', 'WWW-Authenticate']);
-  const narrowKey = meta.workspace ? WORKSPACE_KEY_NEEDED : outsideProjectScope('<slug>');
-  result['403'] = errorResponse(403, [missingScope(meta.scope!), narrowKey], [...keyed, 'WWW-Authenticate']);
-  if (!meta.workspace) result['404'] = errorResponse(404, [PROJECT_NOT_FOUND, ...(errors[404] ?? [])], keyed);
+  const refusals = meta.workspace ? [WORKSPACE_KEY_NEEDED] : [outsideProjectScope('<slug>')];
+  if (meta.scope) result['403'] = errorResponse(403, [missingScope(meta.scope), ...refusals], [...keyed, 'WWW-Authenticate']);
+  const notFound = [...(meta.workspace ? [] : [PROJECT_NOT_FOUND]), ...(errors[404] ?? [])];
+  if (notFound.length > 0) result['404'] = errorResponse(404, notFound, keyed);
   if (errors[408]) result['408'] = errorResponse(408, errors[408], keyed, 'The body did not arrive whole in time');
   if (errors[412]) result['412'] = errorResponse(412, errors[412], keyed, 'Precondition Failed: `If-Match` names no ETag the task has');
   if (idempotent || errors[409]) {

@@ -5,7 +5,9 @@ import { labelsRouter } from './routers/labels';
 import { membersRouter } from './routers/members';
 import { statusesRouter } from './routers/statuses';
 import { tasksRouter } from './routers/tasks';
+import { requestsRouter } from './routers/requests';
 import { uploadsRouter } from './routers/uploads';
+import { usageRouter } from './routers/usage';
 import { router } from './trpc';
 
 // trpc-to-openapi matches paths in registration order; no fixed path here sits
@@ -19,6 +21,8 @@ export const publicRouter = router({
   attachments: attachmentsRouter,
   uploads: uploadsRouter,
   auditEvents: auditEventsRouter,
+  requests: requestsRouter,
+  usage: usageRouter,
 });
 
 export type PublicRouter = typeof publicRouter;

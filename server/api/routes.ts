@@ -11,7 +11,12 @@ export interface RouteMatch {
   method: HttpMethod;
   /** The procedure's path in the router, e.g. `tasks.create`. */
   procedure: string;
-  scope: Scope;
+  /** Its path template, e.g. `/{projectSlug}/tasks`. */
+  template: string;
+  /** Null: any key or app may call it (see workspaceProcedure). */
+  scope: Scope | null;
+  /** The operation is on the workspace, its path naming no project: admitToWorkspace is its gate. */
+  workspace: boolean;
   /** The operation may be asked without a body. */
   bodyless: boolean;
   /** The status of its answer on success. */
@@ -20,8 +25,6 @@ export interface RouteMatch {
   etag: boolean;
   /** The most JSON values its body may hold. */
   jsonValues: number;
-  /** It names no project: the workspace's gate (access.ts admitToWorkspace) admits it. */
-  workspace: boolean;
   /** Path parameters as they stand in the path (still percent-encoded). */
   params: Record<string, string>;
 }
@@ -29,12 +32,13 @@ export interface RouteMatch {
 interface Route {
   method: HttpMethod;
   procedure: string;
-  scope: Scope;
+  template: string;
+  scope: Scope | null;
+  workspace: boolean;
   bodyless: boolean;
   successStatus: number;
   etag: boolean;
   jsonValues: number;
-  workspace: boolean;
   pattern: RegExp;
   /** Path parameters in the template: of two templates that match a path, the one with fewer names it. */
   params: number;
@@ -46,16 +50,17 @@ interface Route {
  * the gate can run on the operation's scope before the body is read.
  */
 const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]) => {
-  if (!meta.openapi || !meta.scope) throw new Error(`Public procedure ${procedure} has no OpenAPI path or scope`);
+  if (!meta.openapi || meta.scope === undefined) throw new Error(`Public procedure ${procedure} has no OpenAPI path or scope`);
   return {
     method: meta.openapi.method as HttpMethod,
     procedure,
+    template: meta.openapi.path,
     scope: meta.scope,
+    workspace: meta.workspace === true,
     bodyless: meta.bodyless === true,
     successStatus: meta.successStatus ?? 200,
     etag: meta.etag === true,
     jsonValues: meta.jsonValues ?? MAX_JSON_VALUES,
-    workspace: meta.workspace === true,
     pattern: getPathRegExp(normalizePath(meta.openapi.path)),
     params: meta.openapi.path.split('{').length - 1,
   };
@@ -79,12 +84,13 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
       return {
         method: route.method,
         procedure: route.procedure,
+        template: route.template,
         scope: route.scope,
+        workspace: route.workspace,
         bodyless: route.bodyless,
         successStatus: route.successStatus,
         etag: route.etag,
         jsonValues: route.jsonValues,
-        workspace: route.workspace,
         params,
       };
     }

@@ -51,11 +51,12 @@ export function projectProcedure(scope: Scope) {
 }
 
 /**
- * A public procedure on the workspace as a whole, not one project: the same gate
- * (key, rate limit, scope), then a key limited to a project is refused. Read-only,
+ * A public procedure on the workspace rather than one of its projects: its path
+ * names no project, and its gate (key, rate limit, scope) is admitToWorkspace's.
+ * A scope of null lets every key and app ask, each for what is its own. Read-only,
  * so it reads where project reads do (server/api/reads.ts).
  */
-export function workspaceProcedure(scope: Scope) {
+export function workspaceProcedure(scope: Scope | null) {
   return t.procedure.meta({ scope, workspace: true }).use(async ({ ctx, next }) => {
     const principal = await admitToWorkspace(ctx.state, scope);
     return reading(principal.keyId, (from) => next({ ctx: { ...ctx, principal, db: from } }));

@@ -2,6 +2,7 @@ import { appsRouter } from './apps';
 import { auditRouter } from './audit';
 import { keysRouter } from './keys';
 import { projectsRouter } from './projects';
+import { requestsRouter } from './requests';
 import { setupRouter } from './setup';
 import { webhooksRouter } from './webhooks';
 import { createCallerFactory, router, type SettingsContext } from './trpc';
@@ -11,6 +12,7 @@ export const settingsRouter = router({
   audit: auditRouter,
   keys: keysRouter,
   projects: projectsRouter,
+  requests: requestsRouter,
   setup: setupRouter,
   webhooks: webhooksRouter,
 });

@@ -108,3 +108,4 @@ export const keyManagerProcedure = managerProcedure('manage its API keys');
 export const webhookManagerProcedure = managerProcedure('manage its webhooks');
 export const appManagerProcedure = managerProcedure('manage its connected apps');
 export const auditReaderProcedure = managerProcedure('read its audit log');
+export const requestLogProcedure = managerProcedure('read its request log');

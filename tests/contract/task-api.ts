@@ -297,6 +297,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/requests/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my recent requests
+         * @description The caller's own requests of the last 24 hours, newest first: every key and app may read them, no scope needed. Find a failed call by the `X-Request-Id` it was answered with (`requestId`), by status (`4xx`) or by `Idempotency-Key`; a record appears within about a second of its answer.
+         */
+        get: operations["requests-mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List requests
+         * @description The workspace's request log: every request made with one of its keys or apps (each MCP tool call one), newest first, kept 30 days unless configured otherwise. No bodies and no secret headers are recorded.
+         */
+        get: operations["requests-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get usage
+         * @description The workspace's requests over a range of an hour to 90 days, per minute, hour or day (UTC), by status class, with p50 and p95 durations, and the keys, apps and operations that made them. Exact counts, from every server process and instance; a request is counted within about a second of its answer.
+         */
+        get: operations["usage-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "task.created": {
@@ -671,6 +731,132 @@ export interface components {
             id: string | null;
             /** @description As it was when the event happened */
             name: string | null;
+        };
+        RequestList: {
+            /** @description Newest first */
+            requests: components["schemas"]["RequestRecord"][];
+            meta: {
+                hasMore: boolean;
+                /** @description Pass it as `after` to read older requests; null when there are none */
+                nextCursor: string | null;
+            };
+        };
+        RequestRecord: {
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` the request was answered with; the tool calls of one MCP request share it
+             */
+            requestId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
+             * @example 2026-01-31T17:00:00.000Z
+             */
+            occurredAt: string;
+            /** @description The API key, or null for an app */
+            keyId: string | null;
+            /** @description The connected app, or null for an API key */
+            appId: string | null;
+            /** @example POST */
+            method: string;
+            /** @example /v1/public/{projectSlug}/tasks */
+            route: string;
+            /** @example /v1/public/web/tasks */
+            path: string;
+            /** @example 201 */
+            status: number;
+            /** @description From the request to its answer, in milliseconds */
+            durationMs: number;
+            idempotencyKey: string | null;
+            /** @description The answer was the one stored for the `Idempotency-Key`, sent again */
+            replayed: boolean;
+            /** @description The client's address */
+            ip: string;
+            userAgent: string | null;
+            /** @description The error message of a 4xx or 5xx answer; null otherwise */
+            message: string | null;
+        };
+        Usage: {
+            /** @enum {string} */
+            granularity: "minute" | "hour" | "day";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
+             * @example 2026-01-31T17:00:00.000Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
+             * @example 2026-01-31T17:00:00.000Z
+             */
+            until: string;
+            total: components["schemas"]["UsageCounts"];
+            /** @description Buckets that saw requests, oldest first; a bucket starts on the minute, hour or day (UTC) */
+            buckets: {
+                /** @description Refused by the rate limit */
+                429: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time in UTC
+                 * @example 2026-01-31T17:00:00.000Z
+                 */
+                start: string;
+                requests: number;
+                /** @description Answers that are no error, 304 Not Modified included */
+                "2xx": number;
+                /** @description Client errors other than 429 */
+                "4xx": number;
+                "5xx": number;
+                /** @description Median duration, read from log-scale buckets (at most 41 % high); null without requests */
+                p50Ms: number | null;
+                p95Ms: number | null;
+            }[];
+            /** @description The keys and apps, most requests first (at most 100) */
+            keys: {
+                /** @description Refused by the rate limit */
+                429: number;
+                keyId: string | null;
+                appId: string | null;
+                requests: number;
+                /** @description Answers that are no error, 304 Not Modified included */
+                "2xx": number;
+                /** @description Client errors other than 429 */
+                "4xx": number;
+                "5xx": number;
+                /** @description Median duration, read from log-scale buckets (at most 41 % high); null without requests */
+                p50Ms: number | null;
+                p95Ms: number | null;
+            }[];
+            /** @description The operations, most requests first (at most 100) */
+            routes: {
+                /** @description Refused by the rate limit */
+                429: number;
+                method: string;
+                route: string;
+                requests: number;
+                /** @description Answers that are no error, 304 Not Modified included */
+                "2xx": number;
+                /** @description Client errors other than 429 */
+                "4xx": number;
+                "5xx": number;
+                /** @description Median duration, read from log-scale buckets (at most 41 % high); null without requests */
+                p50Ms: number | null;
+                p95Ms: number | null;
+            }[];
+        };
+        UsageCounts: {
+            /** @description Refused by the rate limit */
+            429: number;
+            requests: number;
+            /** @description Answers that are no error, 304 Not Modified included */
+            "2xx": number;
+            /** @description Client errors other than 429 */
+            "4xx": number;
+            "5xx": number;
+            /** @description Median duration, read from log-scale buckets (at most 41 % high); null without requests */
+            p50Ms: number | null;
+            p95Ms: number | null;
         };
         /** @description Every error response has this shape. */
         ApiError: {
@@ -4021,7 +4207,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `Missing required scope: audit:read`, `API key is limited to one project; the audit log needs a key for every project of the workspace` */
+            /** @description `Missing required scope: audit:read`, `API key is limited to one project; the workspace's audit log, request log and usage need a key for every project` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -4156,7 +4342,395 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description `Missing required scope: audit:read`, `API key is limited to one project; the audit log needs a key for every project of the workspace` */
+            /** @description `Missing required scope: audit:read`, `API key is limited to one project; the workspace's audit log, request log and usage need a key for every project` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "requests-mine": {
+        parameters: {
+            query?: {
+                status?: string;
+                method?: "GET" | "POST" | "PATCH" | "DELETE";
+                route?: string;
+                requestId?: string;
+                idempotencyKey?: string;
+                since?: string;
+                until?: string;
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestList"];
+                };
+            };
+            /** @description `status: must be a status code such as 404, or a class: 2xx, 3xx, 4xx or 5xx`, `requestId: must be a UUID`, `since: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `after: must be a cursor from meta.nextCursor`, `limit: must be a whole number from 1 to 100` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "requests-list": {
+        parameters: {
+            query?: {
+                keyId?: string;
+                appId?: string;
+                status?: string;
+                method?: "GET" | "POST" | "PATCH" | "DELETE";
+                route?: string;
+                requestId?: string;
+                idempotencyKey?: string;
+                since?: string;
+                until?: string;
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestList"];
+                };
+            };
+            /** @description `status: must be a status code such as 404, or a class: 2xx, 3xx, 4xx or 5xx`, `requestId: must be a UUID`, `since: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `after: must be a cursor from meta.nextCursor`, `limit: must be a whole number from 1 to 100`, `keyId: must be a UUID`, `appId: cannot be combined with keyId` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Missing required scope: requests:read`, `API key is limited to one project; the workspace's audit log, request log and usage need a key for every project` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "usage-get": {
+        parameters: {
+            query?: {
+                keyId?: string;
+                appId?: string;
+                route?: string;
+                granularity?: "minute" | "hour" | "day";
+                since?: string;
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description `granularity: must be one of minute, hour, day`, `since: must be before until`, `since: must be within the last 90 days`, `until: must be at most 90 days after since`, `granularity: must be hour or day for a range of more than 24 hours`, `appId: cannot be combined with keyId` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Missing required scope: usage:read`, `API key is limited to one project; the workspace's audit log, request log and usage need a key for every project` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

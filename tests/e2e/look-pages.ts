@@ -257,4 +257,59 @@ const auditLog: LookPage = {
 };
 let detailId = '';
 
-export const LOOK_PAGES: LookPage[] = [apiKeys, webhooks, connectedApps, consent, auditLog];
+/** A morning's requests of two keys and an app: reads, writes, a replay, refusals and an MCP tool call. */
+const requests: LookPage = {
+  name: 'requests',
+  async prepare({ fx }) {
+    // The keys the API keys page shows (prepared before this one).
+    const idOf = async (name: string) =>
+      (await db().apiKey.findFirstOrThrow({ where: { workspaceId: fx.workspace.id, name }, select: { id: true } })).id;
+    const exporter = await idOf('Nightly export to the data warehouse');
+    const bot = await idOf('CI deploy bot');
+    const rows: [string, number, string, string, string, number, number, string | null, boolean, string | null][] = [
+      [exporter, 2, 'GET', '/v1/public/{projectSlug}/tasks', '/v1/public/web/tasks', 200, 18, null, false, null],
+      [bot, 4, 'POST', '/v1/public/{projectSlug}/tasks', '/v1/public/web/tasks', 201, 41, 'deploy-2291', false, null],
+      [bot, 5, 'POST', '/v1/public/{projectSlug}/tasks', '/v1/public/web/tasks', 201, 6, 'deploy-2291', true, null],
+      [
+        bot,
+        9,
+        'PATCH',
+        '/v1/public/{projectSlug}/tasks/{taskId}',
+        '/v1/public/web/tasks/WEB-12',
+        412,
+        9,
+        null,
+        false,
+        'Task was changed since you read it (ETag mismatch)',
+      ],
+      [
+        exporter,
+        14,
+        'GET',
+        '/v1/public/{projectSlug}/tasks/{taskId}',
+        '/v1/public/web/tasks/WEB-404',
+        404,
+        4,
+        null,
+        false,
+        'Task not found',
+      ],
+      [bot, 21, 'POST', 'tools/call create_task', '/v1/mcp', 400, 3, null, false, 'title: must be 1 to 500 characters'],
+      [exporter, 33, 'GET', '/v1/public/{projectSlug}/tasks', '/v1/public/web/tasks', 429, 1, null, false, 'Too many requests'],
+    ];
+    await db().$queryRaw`SELECT request_log.create_days((now() - interval '1 day')::date, 3)`;
+    for (const [principal, minutesAgo, method, route, path, status, durationMs, idempotencyKey, replayed, message] of rows) {
+      await db().$executeRaw`
+        INSERT INTO request_log.request (id, occurred_at, workspace_id, principal_id, principal_kind, method, route, path, status,
+          duration_ms, request_id, idempotency_key, replayed, ip, user_agent, message)
+        VALUES (${randomUUID()}::uuid, ${ago(minutesAgo * MINUTE)}, ${fx.workspace.id}::uuid, ${principal}::uuid, 'key', ${method}, ${route},
+          ${path}, ${status}, ${durationMs}, ${randomUUID()}::uuid, ${idempotencyKey}, ${replayed}, '203.0.113.7', 'curl/8.5.0', ${message})`;
+    }
+  },
+  async open(page, { baseUrl, fx }) {
+    await page.goto(`${baseUrl}/settings/requests?workspace=${fx.workspace.slug}`);
+    await page.getByRole('row', { name: /WEB-404/ }).waitFor();
+  },
+};
+
+export const LOOK_PAGES: LookPage[] = [apiKeys, webhooks, connectedApps, consent, auditLog, requests];

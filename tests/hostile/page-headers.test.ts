@@ -30,6 +30,7 @@ const PATHS = [
   '/setup',
   '/settings/api-keys',
   '/settings/apps',
+  '/settings/requests',
   '/oauth/consent',
   '/api/auth/get-session',
   '/api/internal/keys.list',

@@ -37,7 +37,7 @@ describe('discovery', () => {
       expect(await response.json()).toMatchObject({
         resource: mcpResource(),
         authorization_servers: [`${appOrigin()}/api/auth`],
-        scopes_supported: ['task:read', 'task:create', 'task:update'],
+        scopes_supported: ['task:read', 'task:create', 'task:update', 'requests:read', 'usage:read'],
       });
     }
   });
@@ -49,7 +49,7 @@ describe('discovery', () => {
     expect(await response.json()).toMatchObject({
       resource: restResource(),
       authorization_servers: [`${appOrigin()}/api/auth`],
-      scopes_supported: ['task:read', 'task:create', 'task:update', 'audit:read'],
+      scopes_supported: ['task:read', 'task:create', 'task:update', 'audit:read', 'requests:read', 'usage:read'],
       bearer_methods_supported: ['header'],
     });
   });

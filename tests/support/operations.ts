@@ -1,6 +1,7 @@
 /**
- * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes and the
- * two steps of the direct upload, as `METHOD /path` below /v1/public: a project's, each an MCP tool too.
+ * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes, the
+ * two steps of the direct upload, the workspace's audit log and its export, its request log, the
+ * caller's own requests and usage, as `METHOD /path` below /v1/public.
  */
 export const PROJECT_OPERATIONS = [
   'GET /{projectSlug}/statuses',
@@ -20,6 +21,9 @@ export const PROJECT_OPERATIONS = [
   'POST /{projectSlug}/tasks/{taskId}/attachments',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
+  'GET /requests/mine',
+  'GET /requests',
+  'GET /usage',
 ];
 
 /** Every operation of the OpenAPI document: the projects', and the workspace's audit log (no MCP tool). */
