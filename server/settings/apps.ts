@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { db } from '../db/client';
 import { SCOPES } from '../keys/scopes';
 import { approve, deny } from '../oauth/consent';
-import { listGrants, revokeGrant, type Grant } from '../oauth/grants';
+import { findGrant, listGrants, revokeGrant, type Grant } from '../oauth/grants';
+import { recentRequests } from './recent-requests';
 import { appManagerProcedure, router, signedInProcedure } from './trpc';
 
 const oauthQuery = z.string().max(8192);
@@ -39,6 +40,12 @@ export const appsRouter = router({
     .mutation(async ({ ctx, input }) => ({ redirectTo: await deny(db(), ctx.headers, input.oauthQuery) })),
 
   list: appManagerProcedure.query(async ({ ctx }) => (await listGrants(db(), ctx.workspace.id)).map(toAppView)),
+
+  /** An app's page: the app and its newest requests. */
+  get: appManagerProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
+    const app = await findGrant(db(), ctx.workspace.id, input.id);
+    return { app: toAppView(app), requests: await recentRequests(ctx.workspace.id, app.id, 'app') };
+  }),
 
   revoke: appManagerProcedure
     .input(z.object({ id: z.string() }))
