@@ -103,3 +103,4 @@ export const keyManagerProcedure = managerProcedure('API keys');
 export const webhookManagerProcedure = managerProcedure('webhooks');
 export const appManagerProcedure = managerProcedure('connected apps');
 export const requestLogProcedure = managerProcedure('request log');
+export const usageManagerProcedure = managerProcedure('usage');
