@@ -13,6 +13,7 @@ const PAGES = [
   { path: '/settings/webhooks', name: 'Webhooks' },
   { path: '/settings/apps', name: 'Connected apps' },
   { path: '/settings/requests', name: 'Requests' },
+  { path: '/settings/usage', name: 'Usage' },
 ] as const;
 export type SettingsPath = (typeof PAGES)[number]['path'];
 
