@@ -1,6 +1,7 @@
 import { TRPCError } from '@trpc/server';
 import Link from 'next/link';
 import { notFound } from 'next/navigation';
+import { settingsError } from '@/server/settings/trpc';
 import styles from './activity.module.css';
 
 /** What a key's or app's page reads from its ?workspace= and its path. */
@@ -14,7 +15,7 @@ export async function orNotFound<T>(read: Promise<T>): Promise<T> {
   try {
     return await read;
   } catch (error) {
-    if (error instanceof TRPCError && error.code === 'NOT_FOUND') notFound();
+    if (error instanceof TRPCError && settingsError(error).statusCode === 404) notFound();
     throw error;
   }
 }
