@@ -8,9 +8,7 @@ import { EmptyState } from '../../ui/feedback';
 export function AuditTrailSection({ what }: { what: 'key' | 'app' }) {
   return (
     <Section id="audit-heading" title="Audit trail" description={`Who changed this ${what}, and when.`}>
-      <EmptyState title="No audit events recorded yet">
-        Changes to this {what} are listed here as they are recorded.
-      </EmptyState>
+      <EmptyState title="No audit events recorded yet">Changes to this {what} are listed here as they are recorded.</EmptyState>
     </Section>
   );
 }

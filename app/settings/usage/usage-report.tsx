@@ -88,7 +88,11 @@ export async function UsageReport({
         </ul>
       </Section>
 
-      <Section id="health-heading" title="Errors and duration" description="Errors are 4xx, 429 and 5xx answers; durations from the request to its answer.">
+      <Section
+        id="health-heading"
+        title="Errors and duration"
+        description="Errors are 4xx, 429 and 5xx answers; durations from the request to its answer."
+      >
         <div className={styles.pair}>
           <BarChart
             title="Error rate"
