@@ -2,12 +2,17 @@ import type { LastDay } from '@/server/usage/last-day';
 import { formatCount, formatRate } from './format';
 import styles from './activity.module.css';
 
-/** A key's or app's cell in its list: its requests of the last 24 hours and the share that were errors. */
-export function LastDayCell({ lastDay }: { lastDay: LastDay | undefined }) {
-  if (!lastDay) return <span className={styles.muted}>No requests</span>;
+/**
+ * Under a key's or app's last use in its list: its requests of the last 24 hours and
+ * the share that were errors. Nothing when it made none, so the list stays short.
+ */
+export function LastDayLines({ lastDay }: { lastDay: LastDay | undefined }) {
+  if (!lastDay) return null;
   return (
     <>
-      {formatCount(lastDay.requests)} <span className={styles.muted}>· {formatRate(lastDay.errors, lastDay.requests)} errors</span>
+      {' '}
+      <span className={styles.line}>{formatCount(lastDay.requests)} in 24 h</span>{' '}
+      <span className={`${styles.line} ${styles.muted}`}>{formatRate(lastDay.errors, lastDay.requests)} errors</span>
     </>
   );
 }

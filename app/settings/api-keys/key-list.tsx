@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import type { KeyView } from '@/server/settings/key-view';
 import type { LastDay } from '@/server/usage/last-day';
-import { LastDayCell } from '../activity/last-day';
+import { LastDayLines } from '../activity/last-day';
 import { Button } from '../../ui/button';
 import { DataTable } from '../../ui/data-table';
 import { Badge, EmptyState } from '../../ui/feedback';
@@ -29,7 +29,7 @@ export function KeyList({
   return (
     <DataTable
       caption="API keys of this workspace"
-      columns={['Name', 'Key', 'Scopes', 'Projects', 'Created', 'Expires', 'Last used', 'Last 24 hours', 'State']}
+      columns={['Name', 'Key', 'Scopes', 'Projects', 'Created', 'Expires', 'Last used', 'State']}
       items={keys}
       empty={<EmptyState title="No API keys yet">Create one below to let a script, an agent or a service use this workspace.</EmptyState>}
       row={(key) => (
@@ -53,9 +53,7 @@ export function KeyList({
           </td>
           <td data-label="Last used">
             <When iso={key.lastUsedAt} none="Never" />
-          </td>
-          <td data-label="Last 24 hours">
-            <LastDayCell lastDay={lastDay[key.id]} />
+            <LastDayLines lastDay={lastDay[key.id]} />
           </td>
           <td data-label="State">
             <Badge tone={STATE_BADGE[key.state].tone}>{STATE_BADGE[key.state].label}</Badge>

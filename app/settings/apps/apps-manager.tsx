@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import type { AppView } from '@/server/settings/apps';
 import type { LastDay } from '@/server/usage/last-day';
-import { LastDayCell } from '../activity/last-day';
+import { LastDayLines } from '../activity/last-day';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { DataTable } from '../../ui/data-table';
@@ -47,7 +47,7 @@ export function AppsManager({
       )}
       <DataTable
         caption="Connected apps"
-        columns={['App', 'Approved by', 'Scopes', 'Project', 'Connected', 'Last used', 'Last 24 hours']}
+        columns={['App', 'Approved by', 'Scopes', 'Project', 'Connected', 'Last used']}
         items={apps}
         empty={
           <EmptyState title="No connected apps">
@@ -69,9 +69,9 @@ export function AppsManager({
             <td data-label="Connected">
               <RelativeTime iso={app.createdAt} />
             </td>
-            <td data-label="Last used">{app.lastUsedAt ? <RelativeTime iso={app.lastUsedAt} /> : 'Never'}</td>
-            <td data-label="Last 24 hours">
-              <LastDayCell lastDay={lastDay[app.id]} />
+            <td data-label="Last used">
+              {app.lastUsedAt ? <RelativeTime iso={app.lastUsedAt} /> : 'Never'}
+              <LastDayLines lastDay={lastDay[app.id]} />
             </td>
             <td>
               {app.state === 'active' && (
