@@ -1,9 +1,7 @@
 import type { Metadata } from 'next';
 import { settingsCaller } from '@/server/settings/router';
-import { AuditTrailSection } from '../../activity/audit-trail-section';
-import { BackLink, orNotFound, type DetailPageProps } from '../../activity/detail-page';
-import { LastUse } from '../../activity/last-use';
-import { RecentRequests } from '../../activity/recent-requests';
+import { orNotFound, type DetailPageProps } from '../../activity/detail-page';
+import { PrincipalActivity } from '../../activity/principal-activity';
 import { SettingsPage } from '../../settings-page';
 import { KeySummary } from './key-summary';
 
@@ -27,12 +25,11 @@ export default async function ApiKeyPage({ params, searchParams }: DetailPagePro
 async function KeyActivity({ slug, id, requestHeaders }: { slug: string; id: string; requestHeaders: Headers }) {
   const { key, requests } = await orNotFound(settingsCaller({ headers: requestHeaders }).keys.get({ workspace: slug, id }));
   return (
-    <>
-      <BackLink href={`/settings/api-keys?workspace=${encodeURIComponent(slug)}`}>All API keys</BackLink>
-      <KeySummary apiKey={key} />
-      <LastUse last={requests[0]} whose="with this key" />
-      <RecentRequests requests={requests} whose="with this key" />
-      <AuditTrailSection what="key" />
-    </>
+    <PrincipalActivity
+      what="key"
+      back={{ href: `/settings/api-keys?workspace=${encodeURIComponent(slug)}`, label: 'All API keys' }}
+      summary={<KeySummary apiKey={key} />}
+      requests={requests}
+    />
   );
 }

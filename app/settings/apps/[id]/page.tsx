@@ -1,9 +1,7 @@
 import type { Metadata } from 'next';
 import { settingsCaller } from '@/server/settings/router';
-import { AuditTrailSection } from '../../activity/audit-trail-section';
-import { BackLink, orNotFound, type DetailPageProps } from '../../activity/detail-page';
-import { LastUse } from '../../activity/last-use';
-import { RecentRequests } from '../../activity/recent-requests';
+import { orNotFound, type DetailPageProps } from '../../activity/detail-page';
+import { PrincipalActivity } from '../../activity/principal-activity';
 import { SettingsPage } from '../../settings-page';
 import { AppSummary } from './app-summary';
 
@@ -27,12 +25,11 @@ export default async function ConnectedAppPage({ params, searchParams }: DetailP
 async function AppActivity({ slug, id, requestHeaders }: { slug: string; id: string; requestHeaders: Headers }) {
   const { app, requests } = await orNotFound(settingsCaller({ headers: requestHeaders }).apps.get({ workspace: slug, id }));
   return (
-    <>
-      <BackLink href={`/settings/apps?workspace=${encodeURIComponent(slug)}`}>All connected apps</BackLink>
-      <AppSummary app={app} />
-      <LastUse last={requests[0]} whose="by this app" />
-      <RecentRequests requests={requests} whose="by this app" />
-      <AuditTrailSection what="app" />
-    </>
+    <PrincipalActivity
+      what="app"
+      back={{ href: `/settings/apps?workspace=${encodeURIComponent(slug)}`, label: 'All connected apps' }}
+      summary={<AppSummary app={app} />}
+      requests={requests}
+    />
   );
 }
