@@ -14,6 +14,7 @@ const PAGES = [
   { path: '/settings/apps', name: 'Connected apps' },
   { path: '/settings/audit-log', name: 'Audit log' },
   { path: '/settings/requests', name: 'Requests' },
+  { path: '/settings/usage', name: 'Usage' },
 ] as const;
 export type SettingsPath = (typeof PAGES)[number]['path'];
 

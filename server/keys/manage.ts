@@ -112,6 +112,14 @@ export async function revokeApiKey(db: Db, workspaceId: string, id: string, audi
   return withState(revoked || (await db.apiKey.findUniqueOrThrow({ where: { id }, select: keyView })));
 }
 
+/** One key of the workspace, as the list shows it; an app's grant or another workspace's key is not found. */
+export async function findApiKey(db: Db, workspaceId: string, id: string) {
+  if (!z.uuid().safeParse(id).success) throw notFound('API key not found');
+  const key = await db.apiKey.findFirst({ where: { id, workspaceId, grant: null }, select: keyView });
+  if (!key) throw notFound('API key not found');
+  return withState(key);
+}
+
 export async function listApiKeys(db: Db, workspaceId: string) {
   const keys = await db.apiKey.findMany({
     // Apps' grants have rows here too, as principals of the gate; they are listed as connected apps.

@@ -98,6 +98,14 @@ export async function listGrants(db: Db, workspaceId: string) {
   return grants.map(toGrant);
 }
 
+/** One connected app of the workspace; a key or another workspace's app is not found. */
+export async function findGrant(db: Db, workspaceId: string, id: string) {
+  if (!z.uuid().safeParse(id).success) throw notFound(GRANT_NOT_FOUND);
+  const grant = await db.apiKey.findFirst({ where: { id, workspaceId, grant: { isNot: null } }, select: grantView });
+  if (!grant) throw notFound(GRANT_NOT_FOUND);
+  return toGrant(grant);
+}
+
 /**
  * Revoked at once everywhere: every request with one of its access tokens reads the
  * grant's row (access-token.ts), and its refresh tokens go with it.

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { db } from '../db/client';
 import { SCOPES } from '../keys/scopes';
 import { approve, deny } from '../oauth/consent';
-import { listGrants, revokeGrant, type Grant } from '../oauth/grants';
+import { findGrant, listGrants, revokeGrant, type Grant } from '../oauth/grants';
+import { auditTrail } from './audit-trail';
+import { recentRequests } from './recent-requests';
 import { appManagerProcedure, router, signedInProcedure } from './trpc';
 
 const oauthQuery = z.string().max(8192);
@@ -40,6 +42,16 @@ export const appsRouter = router({
     .mutation(async ({ ctx, input }) => ({ redirectTo: await deny(db(), ctx.headers, input.oauthQuery) })),
 
   list: appManagerProcedure.query(async ({ ctx }) => (await listGrants(db(), ctx.workspace.id)).map(toAppView)),
+
+  /** An app's page: the app, its newest requests and its audit trail. */
+  get: appManagerProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
+    const app = await findGrant(db(), ctx.workspace.id, input.id);
+    const [requests, audit] = await Promise.all([
+      recentRequests(ctx.workspace.id, app.id, 'app'),
+      auditTrail(ctx.workspace.id, 'oauth_app', app.id),
+    ]);
+    return { app: toAppView(app), requests, audit };
+  }),
 
   revoke: appManagerProcedure
     .input(z.object({ id: z.string() }))

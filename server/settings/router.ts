@@ -4,6 +4,7 @@ import { keysRouter } from './keys';
 import { projectsRouter } from './projects';
 import { requestsRouter } from './requests';
 import { setupRouter } from './setup';
+import { usageRouter } from './usage';
 import { webhooksRouter } from './webhooks';
 import { createCallerFactory, router, type SettingsContext } from './trpc';
 
@@ -14,6 +15,7 @@ export const settingsRouter = router({
   projects: projectsRouter,
   requests: requestsRouter,
   setup: setupRouter,
+  usage: usageRouter,
   webhooks: webhooksRouter,
 });
 

@@ -109,3 +109,4 @@ export const webhookManagerProcedure = managerProcedure('manage its webhooks');
 export const appManagerProcedure = managerProcedure('manage its connected apps');
 export const auditReaderProcedure = managerProcedure('read its audit log');
 export const requestLogProcedure = managerProcedure('read its request log');
+export const usageManagerProcedure = managerProcedure('read its usage');

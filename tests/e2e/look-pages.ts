@@ -8,6 +8,7 @@ import { createEndpoint } from '../../server/webhooks/endpoints';
 import type { WorkspaceFixture } from '../support/fixtures';
 import { pkce, registerClient } from '../support/oauth';
 import { FIXTURE_AUDIT } from '../support/fixtures';
+import { logRequests, type LoggedRequest } from '../support/request-records';
 
 /** What every page of the look test is shown with: the app, and a workspace whose owner is signed in. */
 export interface LookContext {
@@ -312,4 +313,57 @@ const requests: LookPage = {
   },
 };
 
-export const LOOK_PAGES: LookPage[] = [apiKeys, webhooks, connectedApps, consent, auditLog, requests];
+const HOUR = 60 * MINUTE;
+
+/** A day of traffic, hour by hour: a busy afternoon, a few refusals, one bad hour of 5xx. */
+function dayOfRequests(perHour: (hour: number) => number, route: string, method = 'GET'): LoggedRequest[] {
+  return Array.from({ length: 24 }, (_, hour) =>
+    Array.from({ length: perHour(hour) }, (_, i): LoggedRequest => {
+      const status = i % 23 === 5 ? 404 : i % 41 === 7 ? 422 : hour === 9 && i % 3 === 0 ? 503 : hour === 15 && i % 5 === 0 ? 429 : 200;
+      return {
+        occurredAt: ago((23 - hour) * HOUR + ((i * 7919) % 3600) * 1000 + 30_000),
+        status,
+        method,
+        route,
+        durationMs: 8 + ((i * 37) % 90) + (hour === 9 ? 400 : 0),
+      };
+    }),
+  ).flat();
+}
+
+const usage: LookPage = {
+  name: 'usage',
+  showsTimes: false,
+  async prepare({ fx }) {
+    const principal = async (name: string) => (await db().apiKey.findFirstOrThrow({ where: { workspaceId: fx.workspace.id, name } })).id;
+    const wave = (base: number, swing: number) => (hour: number) => Math.round(base + swing * (1 + Math.sin((hour - 6) / 3.8)));
+    await logRequests(fx.workspace.id, { id: await principal('CI deploy bot'), kind: 'key' }, [
+      ...dayOfRequests(wave(14, 12), '/v1/public/{projectSlug}/tasks'),
+      ...dayOfRequests(wave(4, 4), '/v1/public/{projectSlug}/tasks', 'POST'),
+    ]);
+    await logRequests(fx.workspace.id, { id: await principal('Nightly export to the data warehouse'), kind: 'key' }, [
+      ...dayOfRequests((hour) => (hour === 2 ? 60 : 1), '/v1/public/{projectSlug}/tasks/changes'),
+    ]);
+    await logRequests(fx.workspace.id, { id: await principal('Claude'), kind: 'app' }, [
+      ...dayOfRequests(wave(3, 5), 'tools/call list_tasks', 'POST'),
+      ...dayOfRequests(wave(1, 2), 'tools/call update_task', 'POST'),
+    ]);
+  },
+  async open(page, { baseUrl, fx }) {
+    await page.goto(`${baseUrl}/settings/usage?workspace=${fx.workspace.slug}&range=24h`);
+    await page.getByRole('row', { name: /CI deploy bot/ }).waitFor();
+  },
+};
+
+const apiKey: LookPage = {
+  name: 'api-key',
+  async prepare() {},
+  async open(page, { baseUrl, fx }) {
+    const key = await db().apiKey.findFirstOrThrow({ where: { workspaceId: fx.workspace.id, name: 'CI deploy bot' } });
+    await page.goto(`${baseUrl}/settings/api-keys/${key.id}?workspace=${fx.workspace.slug}`);
+    await page.getByRole('region', { name: 'Recent requests' }).getByRole('row').nth(1).waitFor();
+  },
+};
+
+// Usage and a key's page show the requests of the keys and apps the pages before them made.
+export const LOOK_PAGES: LookPage[] = [apiKeys, webhooks, connectedApps, consent, auditLog, requests, usage, apiKey];
