@@ -11,6 +11,8 @@ export const AUDIT_READ = 'audit:read';
  */
 export const ACTIVITY_SCOPES = ['requests:read', 'usage:read'] as const;
 export const SCOPES = [...TASK_SCOPES, AUDIT_READ, ...ACTIVITY_SCOPES] as const;
+/** The scopes of the MCP server's tools: all but the audit log's, which is no tool (server/mcp/tools.ts). */
+export const MCP_SCOPES = [...TASK_SCOPES, ...ACTIVITY_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export function isScope(value: string): value is Scope {

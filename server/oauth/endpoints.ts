@@ -1,5 +1,5 @@
 import { RESOURCE_PATHS } from './access-token';
-import { SCOPES, TASK_SCOPES } from '../keys/scopes';
+import { MCP_SCOPES, SCOPES } from '../keys/scopes';
 import { appOriginOf, OAUTH_BASE_PATH, PROTECTED_RESOURCE_METADATA } from './origin';
 import { oauthServer, type OAuthServer } from './provider';
 
@@ -108,7 +108,7 @@ export async function handleOAuthMetadata(request: Request): Promise<Response> {
     ? Response.json(servedEndpointsOnly(await server.api.getOAuthServerConfig({ request: asked, asResponse: false })))
     : url.pathname === `${PROTECTED_RESOURCE_METADATA}${RESOURCE_PATHS.rest}`
       ? await withScopes(await restResourceMetadata(server, origin, asked), SCOPES)
-      : await withScopes(await server.handler(asked), TASK_SCOPES);
+      : await withScopes(await server.handler(asked), MCP_SCOPES);
   return withHeaders(response, { ...CORS, 'Cache-Control': 'public, max-age=300' });
 }
 

@@ -5,6 +5,7 @@ import { settleKeyUsage } from '../../server/auth/last-used';
 import { db } from '../../server/db/client';
 import { hashKey } from '../../server/keys/key-format';
 import { revokeApiKey } from '../../server/keys/manage';
+import { SCOPES } from '../../server/keys/scopes';
 import { useApi } from '../support/api';
 import { appOrigin } from '../support/settings';
 import { callTool, INITIALIZE, mcpClient, postMcp } from '../support/mcp';
@@ -107,7 +108,7 @@ describe('authentication', () => {
     expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
     expect(statuses[30]).toBe(429);
     // A valid key from the same address is still served.
-    const client = await mcpClient(api.server.baseUrl, api.key, { 'x-forwarded-for': address });
+    const client = await mcpClient(api.server.baseUrl, await api.fixture.key({ scopes: [...SCOPES] }), { 'x-forwarded-for': address });
     expect((await client.listTools()).tools).toHaveLength(PROJECT_OPERATIONS.length);
     await client.close();
   });

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { useApi } from '../support/api';
-import type { Scope } from '../../server/keys/scopes';
+import { SCOPES, type Scope } from '../../server/keys/scopes';
 import { mcpClient } from '../support/mcp';
 
 const api = useApi();
@@ -33,7 +33,7 @@ const LOG = ['list_requests', 'get_usage'];
 
 describe('tools/list', () => {
   it('lists one tool per operation to a key with every scope', async () => {
-    const { tools } = await (await connect()).listTools();
+    const { tools } = await (await connect([...SCOPES])).listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual([...READ, ...CREATE, ...UPDATE, ...OWN, ...LOG].sort());
   });
 
