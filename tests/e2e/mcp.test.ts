@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../server/keys/scopes';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { callTool, mcpClient } from '../support/mcp';
 import { PATIENCE_MS } from '../support/patience';
@@ -18,7 +19,7 @@ let key: string;
 
 beforeAll(async () => {
   await ensureBuild();
-  key = await (await createWorkspaceFixture()).key();
+  key = await (await createWorkspaceFixture()).key({ scopes: [...SCOPES] });
 });
 
 /** Creates a task and uploads a file through MCP, then downloads it through the link the tool answered. */
