@@ -6,6 +6,7 @@ export const MAX_ERROR_GROUPS = 100;
 
 export interface ErrorsQuery {
   principalId?: string;
+  status?: { from: number; to: number };
   method?: string;
   route?: string;
   since: Date;
@@ -35,6 +36,7 @@ export async function errorGroups(db: Db, workspaceId: string, query: ErrorsQuer
   ];
   if (query.until) conditions.push(Prisma.sql`occurred_at < ${query.until}`);
   if (query.principalId) conditions.push(Prisma.sql`principal_id = ${query.principalId}::uuid`);
+  if (query.status) conditions.push(Prisma.sql`status BETWEEN ${query.status.from} AND ${query.status.to}`);
   if (query.method) conditions.push(Prisma.sql`method = ${query.method}`);
   if (query.route) conditions.push(Prisma.sql`route = ${query.route}`);
   const rows = await db.$queryRaw<Row[]>`

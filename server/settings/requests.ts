@@ -12,7 +12,7 @@ export const ERRORS_DEFAULT_DAYS = 7;
 
 const principal = uuid().optional();
 const listInput = ownRequestsQuery.omit({ limit: true }).extend({ principal });
-const errorsInput = ownRequestsQuery.pick({ method: true, route: true, since: true, until: true }).extend({ principal });
+const errorsInput = ownRequestsQuery.pick({ status: true, method: true, route: true, since: true, until: true }).extend({ principal });
 
 /** The workspace's keys and apps (revoked ones too, whose requests the log still holds), by name. */
 async function principalsOf(workspaceId: string) {
