@@ -319,7 +319,10 @@ const requestErrors: LookPage = {
   async prepare() {},
   async open(page, { baseUrl, fx }) {
     await page.goto(`${baseUrl}/settings/requests?workspace=${fx.workspace.slug}&view=errors`);
-    await page.getByRole('row', { name: /Task not found/ }).waitFor();
+    await page
+      .getByRole('row', { name: /Task not found/ })
+      .first()
+      .waitFor();
   },
 };
 
