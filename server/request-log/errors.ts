@@ -25,7 +25,7 @@ interface Row {
 /**
  * A workspace's 4xx and 5xx answers of a time range grouped by operation (method and
  * route), status and message, with how many and when the last was: the most frequent
- * first, as Stripe's errors view orders them, the most recent first among equals. One
+ * first (what keeps failing before what failed once), the most recent first among equals. One
  * statement; the status index leads with the workspace and since/until prune the days.
  */
 export async function errorGroups(db: Db, workspaceId: string, query: ErrorsQuery) {
