@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { db } from '../db/client';
+import type { PrincipalName } from '../keys/names';
 import { errorGroups } from '../request-log/errors';
 import { listRequests } from '../request-log/list';
 import { uuid } from '../schemas/common';
@@ -15,18 +16,16 @@ const listInput = ownRequestsQuery.omit({ limit: true }).extend({ principal });
 const errorsInput = ownRequestsQuery.pick({ status: true, method: true, route: true, since: true, until: true }).extend({ principal });
 
 /** The workspace's keys and apps (revoked ones too, whose requests the log still holds), by name. */
-async function principalsOf(workspaceId: string) {
+async function principalsOf(workspaceId: string): Promise<PrincipalName[]> {
   const rows = await db().apiKey.findMany({
     where: { workspaceId },
     select: { id: true, name: true, grant: { select: { id: true } } },
     orderBy: [{ name: 'asc' }, { id: 'asc' }],
   });
-  return rows.map((row) => ({ id: row.id, name: row.name, kind: row.grant ? ('app' as const) : ('key' as const) }));
+  return rows.map((row) => ({ id: row.id, name: row.name, kind: row.grant ? 'app' : 'key' }));
 }
 
-type Principals = Awaited<ReturnType<typeof principalsOf>>;
-
-function named<T extends { keyId: string | null; appId: string | null }>(requests: T[], principals: Principals) {
+function named<T extends { keyId: string | null; appId: string | null }>(requests: T[], principals: PrincipalName[]) {
   const names = new Map(principals.map((entry) => [entry.id, entry.name]));
   return requests.map((request) => ({ ...request, by: names.get(request.keyId ?? request.appId ?? '') ?? 'A deleted key' }));
 }

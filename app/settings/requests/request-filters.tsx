@@ -1,16 +1,11 @@
 import Link from 'next/link';
+import type { PrincipalName } from '@/server/keys/names';
 import { REQUEST_METHODS } from '@/server/schemas/request-log';
 import { REQUEST_ROUTES } from '@/server/settings/request-routes';
 import { Button } from '../../ui/button';
 import { ControlGroup, Field } from '../../ui/form';
 import styles from '../audit-log/audit-log.module.css';
 import { fieldTime, type RequestsSearch } from './search';
-
-export interface PrincipalChoice {
-  id: string;
-  name: string;
-  kind: 'key' | 'app';
-}
 
 /**
  * The filters as a plain GET form, so they work before the page's script has loaded and
@@ -23,7 +18,7 @@ export function RequestFilters({
 }: {
   workspace: string;
   search: RequestsSearch;
-  principals: PrincipalChoice[];
+  principals: PrincipalName[];
 }) {
   const groups = [
     ['API keys', principals.filter((entry) => entry.kind === 'key')],
