@@ -15,9 +15,6 @@ const DOMAIN = [
   'idempotency',
   'webhooks',
   'retention',
-  'audit',
-  'request-log',
-  'usage',
 ];
 
 /** Files under `files` may not import from the server folders named in `above`. */

@@ -1,10 +1,10 @@
-import { deliveringAfterResponse, writingLogAfterResponse } from '@/server/http/deliver-after-response';
+import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
 import { handleMcpRequest } from '@/server/http/mcp';
 
 export const dynamic = 'force-dynamic';
 
 // MCP's tool calls, writes among them, arrive as POSTs.
-const post = deliveringAfterResponse(writingLogAfterResponse(handleMcpRequest));
+const post = deliveringAfterResponse(handleMcpRequest);
 
 export {
   handleMcpRequest as GET,
