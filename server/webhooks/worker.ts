@@ -130,16 +130,12 @@ export async function startWebhookWorker(directUrl: string): Promise<WebhookWork
   const workerDb = dbOnPool(pgPool, false);
   // Prisma's client sets itself up on its first statements, which took seconds of the first
   // deliveries after a start on a busy machine: paid here instead, a raw and a built statement.
-  await warmUp(workerDb).catch(async (error: unknown) => {
-    await pgPool.end();
-    throw error;
-  });
-  const runner = await run({ pgPool, taskList: tasks(() => workerDb), parsedCronItems: purgeCron(), ...options }).catch(
-    async (error: unknown) => {
+  const runner = await warmUp(workerDb)
+    .then(() => run({ pgPool, taskList: tasks(() => workerDb), parsedCronItems: purgeCron(), ...options }))
+    .catch(async (error: unknown) => {
       await pgPool.end();
       throw error;
-    },
-  );
+    });
   return {
     async stop() {
       await runner.stop();
