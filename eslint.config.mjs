@@ -15,6 +15,9 @@ const DOMAIN = [
   'idempotency',
   'webhooks',
   'retention',
+  'audit',
+  'request-log',
+  'usage',
 ];
 
 /** Files under `files` may not import from the server folders named in `above`. */

@@ -70,10 +70,12 @@ const schema = z
     CRON_SECRET: optionalString,
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).optional(),
     WEBHOOK_RESIDENT_WORKER: z.enum(['true', 'false']).optional(),
+    REQUEST_LOG_RETENTION_DAYS: wholeNumberSetting(30, 1),
     WEBHOOK_RETRY_DELAYS: z
       .string()
       .regex(/^\d+(,\d+)*$/, { message: 'must be whole seconds separated by commas' })
       .default('5,60,600,3600,21600,43200'),
+    AUDIT_LOG_RETENTION_DAYS: wholeNumberSetting(400, 1),
   })
   .superRefine((value, ctx) => {
     const pairs = [['UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN']] as const;
@@ -154,6 +156,17 @@ export interface Env {
   webhookResidentWorker: boolean;
   /** Waits before each retry of a failed webhook delivery; after the last, the endpoint is disabled. */
   webhookRetryDelaysMs: number[];
+  /** Days an audit event is kept before the purge deletes it. */
+  auditLogRetentionDays: number;
+  requestLog: {
+    /** Whole UTC days a request stays in the request log. */
+    retentionDays: number;
+    /**
+     * Records are written after each answer (Vercel, whose instances are frozen between
+     * requests), rather than by a timer in each long-lived server process.
+     */
+    flushAfterResponse: boolean;
+  };
 }
 
 export class ConfigError extends Error {
@@ -204,6 +217,8 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     webhookAllowPrivateAddresses: v.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     webhookResidentWorker: v.WEBHOOK_RESIDENT_WORKER === 'true',
     webhookRetryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((seconds) => Number(seconds) * 1000),
+    auditLogRetentionDays: v.AUDIT_LOG_RETENTION_DAYS,
+    requestLog: { retentionDays: v.REQUEST_LOG_RETENTION_DAYS, flushAfterResponse: Boolean(v.VERCEL) },
   };
 }
 

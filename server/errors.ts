@@ -50,6 +50,14 @@ export const isForeignKeyViolation = (error: unknown) =>
   prismaCode(error) === 'P2003' || (prismaCode(error) === 'P2010' && adapterCause(error)?.kind === 'ForeignKeyConstraintViolation');
 export const isRecordMissing = (error: unknown) => prismaCode(error) === 'P2025';
 
+/** What `work` answers, or null when the record it changes was not there (as its condition asked). */
+export function nullIfMissing<T>(work: Promise<T>): Promise<T | null> {
+  return work.catch((error: unknown) => {
+    if (isRecordMissing(error)) return null;
+    throw error;
+  });
+}
+
 const UNAVAILABLE_MESSAGE = 'Service temporarily unavailable';
 
 // How Prisma 7 and @prisma/adapter-pg report a database that cannot be reached:

@@ -1,16 +1,23 @@
 import { z } from 'zod';
+import type { AuditContext } from '../audit/context';
+import { listAuditEvents } from '../audit/list';
 import type { Db } from '../db/client';
 import { conflict, notFound } from '../errors';
 import { createApiKey, futureDate, keyCreateSchema, listApiKeys, revokeApiKey } from '../keys/manage';
 import { listGrants, revokeGrant } from '../oauth/grants';
-import { isScope, SCOPES } from '../keys/scopes';
+import { isScope, SCOPES, TASK_SCOPES } from '../keys/scopes';
+import { auditEventsQuery, isActionFilter } from '../schemas/audit';
 import { createLabel, createProject, createStatus, findProject, prefixSchema } from '../projects/projects';
 import { hexColor } from '../schemas/common';
 import { CATEGORIES } from '../schemas/common';
-import { addMember, emailSchema, passwordSchema, removeMember, ROLES, userExists } from '../workspaces/members';
+import { addMember, emailSchema, passwordSchema, removeMember, ROLES, setMemberRole, userExists } from '../workspaces/members';
 import { createWorkspace, findWorkspace, nameSchema, slugSchema } from '../workspaces/workspaces';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, parseEvents } from '../webhooks/endpoints';
 import { EVENT_TYPES } from '../webhooks/events';
+import { listRequests } from '../request-log/list';
+import { MAX_REQUESTS_PAGE, statusFilter } from '../schemas/request-log';
+import { uuid } from '../schemas/common';
+import { usageReport } from '../usage/report';
 
 type OptionSpec = Record<string, { type: 'string' } | { type: 'boolean' }>;
 
@@ -18,7 +25,7 @@ export interface Command {
   usage: string;
   options: OptionSpec;
   input: z.ZodType;
-  run(db: Db, input: unknown): Promise<object>;
+  run(db: Db, input: unknown, audit: AuditContext): Promise<object>;
   /** The human-readable line printed without --json. */
   describe(record: object): string;
 }
@@ -48,6 +55,13 @@ const scopesList = z
   })
   .pipe(keyCreateSchema.shape.scopes);
 
+const LIMIT_MESSAGE = `must be a whole number from 1 to ${MAX_REQUESTS_PAGE}`;
+const requestsLimit = z
+  .string()
+  .regex(/^\d+$/, LIMIT_MESSAGE)
+  .transform(Number)
+  .refine((n) => n >= 1 && n <= MAX_REQUESTS_PAGE, LIMIT_MESSAGE);
+
 const ISO_MESSAGE = 'must be an ISO 8601 date or date-time, e.g. 2027-01-31 or 2027-01-31T00:00:00Z';
 const isoDateTime = z
   .string()
@@ -58,7 +72,7 @@ function define<S extends z.ZodType, R extends object>(command: {
   usage: string;
   options: OptionSpec;
   input: S;
-  run(db: Db, input: z.output<S>): Promise<R>;
+  run(db: Db, input: z.output<S>, audit: AuditContext): Promise<R>;
   describe(record: R): string;
 }): Command {
   return command as Command;
@@ -89,7 +103,7 @@ export const commands: Record<string, Command> = {
         path: ['reset-password'],
         message: 'needs the new password, from --password-stdin',
       }),
-    run: async (db, input) => {
+    run: async (db, input, audit) => {
       const workspace = await findWorkspace(db, input.workspace);
       const resetPassword = input['reset-password'];
       // The same refusals as addMember's, worded with the options that change the answer.
@@ -99,7 +113,7 @@ export const commands: Record<string, Command> = {
       }
       if (!exists && resetPassword) throw notFound(`No user has the email ${input.email}; leave out --reset-password to create one`);
       const { email, name, role, password } = input;
-      const member = await addMember(db, { workspaceId: workspace.id, email, name, role, password, resetPassword });
+      const member = await addMember(db, { workspaceId: workspace.id, email, name, role, password, resetPassword }, audit);
       return { ...member, passwordReset: resetPassword };
     },
     describe: (m) =>
@@ -112,13 +126,29 @@ export const commands: Record<string, Command> = {
     usage: '--workspace S --email E',
     options: strings('workspace', 'email'),
     input: z.object({ workspace: required(slugSchema), email: required(emailSchema) }),
-    run: async (db, input) => {
+    run: async (db, input, audit) => {
       const workspace = await findWorkspace(db, input.workspace);
-      return removeMember(db, { workspaceId: workspace.id, email: input.email });
+      return removeMember(db, { workspaceId: workspace.id, email: input.email }, audit);
     },
     describe: (m) =>
       `Removed ${m.email} from the workspace` +
       (m.sessionsEnded > 0 ? `; in no workspace any more, ${m.sessionsEnded} session(s) ended` : ''),
+  }),
+
+  'member role': define({
+    usage: '--workspace S --email E --role owner|admin|member',
+    options: strings('workspace', 'email', 'role'),
+    input: z.object({
+      workspace: required(slugSchema),
+      email: required(emailSchema),
+      role: required(z.enum(ROLES, { error: `must be one of ${ROLES.join(', ')}` })),
+    }),
+    run: async (db, input, audit) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      return setMemberRole(db, { workspaceId: workspace.id, email: input.email, role: input.role }, audit);
+    },
+    describe: (m) =>
+      m.previousRole === m.role ? `${m.email} is already ${m.role}` : `${m.email} is now ${m.role} (was ${m.previousRole})`,
   }),
 
   'project create': define({
@@ -173,7 +203,7 @@ export const commands: Record<string, Command> = {
   }),
 
   'key create': define({
-    usage: `--workspace S --name N --scopes ${SCOPES.join(',')} [--project P] [--expires ISO-8601]`,
+    usage: `--workspace S --name N --scopes ${TASK_SCOPES.join(',')}[,audit:read,requests:read,usage:read] [--project P] [--expires ISO-8601]`,
     options: strings('workspace', 'name', 'scopes', 'project', 'expires'),
     input: z.object({
       workspace: required(slugSchema),
@@ -182,7 +212,7 @@ export const commands: Record<string, Command> = {
       project: slugSchema.optional(),
       expires: isoDateTime.pipe(futureDate()).optional(),
     }),
-    run: async (db, input) => {
+    run: async (db, input, audit) => {
       const workspace = await findWorkspace(db, input.workspace);
       const project = input.project ? await findProject(db, workspace.id, input.project) : null;
       return createApiKey(
@@ -190,6 +220,7 @@ export const commands: Record<string, Command> = {
         workspace.id,
         { name: input.name, scopes: input.scopes, projectId: project?.id ?? null, expiresAt: input.expires ?? null },
         null,
+        audit,
       );
     },
     describe: (k) => `Created key ${k.name} (${k.id}) with ${k.scopes.join(', ')}.\nKey (shown once, store it now): ${k.key}`,
@@ -199,9 +230,9 @@ export const commands: Record<string, Command> = {
     usage: '--workspace S --id ID',
     options: strings('workspace', 'id'),
     input: z.object({ workspace: required(slugSchema), id: required(z.string()) }),
-    run: async (db, input) => {
+    run: async (db, input, audit) => {
       const workspace = await findWorkspace(db, input.workspace);
-      return revokeApiKey(db, workspace.id, input.id);
+      return revokeApiKey(db, workspace.id, input.id, audit);
     },
     describe: (k) => `Revoked key ${k.name} (${k.id})`,
   }),
@@ -245,15 +276,15 @@ export const commands: Record<string, Command> = {
     usage: '--workspace S --id ID',
     options: strings('workspace', 'id'),
     input: z.object({ workspace: required(slugSchema), id: required(z.string()) }),
-    run: async (db, input) => {
+    run: async (db, input, audit) => {
       const workspace = await findWorkspace(db, input.workspace);
-      return revokeGrant(db, workspace.id, input.id);
+      return revokeGrant(db, workspace.id, input.id, audit);
     },
     describe: (g) => `Revoked ${g.app} (${g.id}): its tokens answer 401 from now on`,
   }),
 
   'webhook create': define({
-    usage: `--workspace S --url U [--events ${EVENT_TYPES.join(',')}] [--project P]   # without --events: every event`,
+    usage: `--workspace S --url U [--events ${EVENT_TYPES.join(',')}] [--project P]   # without --events: every project event`,
     options: strings('workspace', 'url', 'events', 'project'),
     input: z.object({
       workspace: required(slugSchema),
@@ -261,7 +292,7 @@ export const commands: Record<string, Command> = {
       events: z.string().optional(),
       project: slugSchema.optional(),
     }),
-    run: async (db, input) => {
+    run: async (db, input, audit) => {
       const workspace = await findWorkspace(db, input.workspace);
       const project = input.project ? await findProject(db, workspace.id, input.project) : null;
       const events = parseEvents(
@@ -270,7 +301,7 @@ export const commands: Record<string, Command> = {
           .map((name) => name.trim())
           .filter(Boolean),
       );
-      return createEndpoint(db, workspace.id, { url: input.url, events, projectId: project?.id ?? null });
+      return createEndpoint(db, workspace.id, { url: input.url, events, projectId: project?.id ?? null }, audit);
     },
     describe: (e) => `Created webhook ${e.id} to ${e.url}.\nSigning secret (shown once, store it now): ${e.secret}`,
   }),
@@ -289,7 +320,7 @@ export const commands: Record<string, Command> = {
         : webhooks
             .map(
               (e) =>
-                `${e.id}  ${e.disabledAt ? `disabled (${e.disabledReason})` : 'enabled'}  ${e.events.join(',') || 'all events'}  ${e.url}`,
+                `${e.id}  ${e.disabledAt ? `disabled (${e.disabledReason})` : 'enabled'}  ${e.events.join(',') || 'all project events'}  ${e.url}`,
             )
             .join('\n'),
   }),
@@ -298,9 +329,9 @@ export const commands: Record<string, Command> = {
     usage: '--workspace S --id ID',
     options: strings('workspace', 'id'),
     input: z.object({ workspace: required(slugSchema), id: required(z.string()) }),
-    run: async (db, input) => {
+    run: async (db, input, audit) => {
       const workspace = await findWorkspace(db, input.workspace);
-      await deleteEndpoint(db, workspace.id, input.id);
+      await deleteEndpoint(db, workspace.id, input.id, audit);
       return { id: input.id, deleted: true };
     },
     describe: (e) => `Deleted webhook ${e.id}`,
@@ -323,5 +354,98 @@ export const commands: Record<string, Command> = {
                 `${d.createdAt.toISOString()}  ${d.eventType.padEnd(18)}  ${d.status.padEnd(9)}  ${d.responseCode ?? '-'}  ${d.attempts} attempt(s)  ${d.lastError ?? ''}`,
             )
             .join('\n'),
+  }),
+
+  'audit list': define({
+    usage: '--workspace S [--action A] [--limit N]                          # newest first; A an action or group (api_key)',
+    options: strings('workspace', 'action', 'limit'),
+    input: z.object({
+      workspace: required(slugSchema),
+      action: z.string().refine(isActionFilter, 'must be an action such as api_key.created, or a group such as api_key').optional(),
+      limit: z
+        .string()
+        .regex(/^\d+$/, 'must be a whole number from 1 to 100')
+        .transform(Number)
+        .pipe(auditEventsQuery.shape.limit.unwrap())
+        .optional(),
+    }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      const { events } = await listAuditEvents(db, workspace.id, auditEventsQuery.parse({ action: input.action, limit: input.limit }));
+      return {
+        workspace: workspace.slug,
+        events: events.map(({ id, occurredAt, action, actor, target, ip, userAgent, requestId }) => ({
+          id,
+          occurredAt,
+          action,
+          actor,
+          target,
+          ip,
+          userAgent,
+          requestId,
+        })),
+      };
+    },
+    describe: ({ events }) =>
+      events.length === 0
+        ? 'No audit events'
+        : events
+            .map(
+              (e) =>
+                `${e.occurredAt}  ${e.action.padEnd(31)}  ${e.actor.type}:${e.actor.name ?? e.actor.id ?? '-'}  ${e.target.type}:${e.target.name ?? e.target.id ?? '-'}  ${e.ip ?? ''}`,
+            )
+            .join('\n'),
+  }),
+  'requests list': define({
+    usage: '--workspace S [--key ID] [--status CODE|2xx|4xx|5xx] [--request-id ID] [--idempotency-key K] [--limit N]   # newest first',
+    options: strings('workspace', 'key', 'status', 'request-id', 'idempotency-key', 'limit'),
+    input: z.object({
+      workspace: required(slugSchema),
+      key: uuid().optional(),
+      status: statusFilter.optional(),
+      'request-id': uuid().optional(),
+      'idempotency-key': z.string().min(1, 'must not be empty').optional(),
+      limit: requestsLimit.optional(),
+    }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      const { requests } = await listRequests(db, workspace.id, {
+        principalId: input.key,
+        status: input.status,
+        requestId: input['request-id'],
+        idempotencyKey: input['idempotency-key'],
+        limit: input.limit ?? 50,
+      });
+      return { workspace: workspace.slug, requests };
+    },
+    describe: ({ requests }) =>
+      requests.length === 0
+        ? 'No requests'
+        : requests
+            .map(
+              (r) =>
+                `${r.occurredAt}  ${r.status}  ${r.method} ${r.path}  ${r.durationMs} ms  ${r.requestId}  ${r.keyId ?? `app ${r.appId}`}${r.message ? `  ${r.message}` : ''}`,
+            )
+            .join('\n'),
+  }),
+
+  usage: define({
+    usage: '--workspace S [--key ID] [--since ISO]                       # per hour; since 24 hours ago unless given',
+    options: strings('workspace', 'key', 'since'),
+    input: z.object({ workspace: required(slugSchema), key: uuid().optional(), since: isoDateTime.optional() }),
+    run: async (db, input) => {
+      const workspace = await findWorkspace(db, input.workspace);
+      const report = await usageReport(db, workspace.id, { granularity: 'hour', since: input.since, principalId: input.key });
+      const { '2xx': ok, '4xx': refused, '429': limited, '5xx': failed } = report.total;
+      return { workspace: workspace.slug, total: { '2xx': ok, '4xx': refused, '429': limited, '5xx': failed }, buckets: report.buckets };
+    },
+    describe: ({ total, buckets }) =>
+      [
+        `2xx ${total['2xx']}  4xx ${total['4xx']}  429 ${total['429']}  5xx ${total['5xx']}`,
+        ...buckets.map(
+          (b) =>
+            `${b.start}  ${b.requests} requests  2xx ${b['2xx']}  4xx ${b['4xx']}  429 ${b['429']}  5xx ${b['5xx']}  p50 ${b.p50Ms} ms  p95 ${b.p95Ms} ms`,
+        ),
+      ].join('\n'),
   }),
 };

@@ -22,8 +22,11 @@ export async function parseCommand(
   argv: string[],
   readStdin: () => Promise<string> = async () => '',
 ): Promise<{ command: Command; values: Record<string, unknown>; json: boolean }> {
-  const [group, action, ...rest] = argv;
-  const name = `${group ?? ''} ${action ?? ''}`;
+  const [group, action] = argv;
+  // A command of one word (`usage`) or of two (`requests list`).
+  const oneWord = group !== undefined && Object.hasOwn(commands, group);
+  const name = oneWord ? group : `${group ?? ''} ${action ?? ''}`;
+  const rest = argv.slice(oneWord ? 1 : 2);
   const command = commands[name];
   if (!command) throw new UsageError(group ? `Unknown command: ${name.trim()}` : 'No command given');
   let parsed;

@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { cliContext } from '../audit/context';
 import { AppError } from '../errors';
 import { parseCommand, usage, UsageError } from './parse';
 
@@ -32,7 +34,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const { openDatabase } = await import('../db/open');
   const database = await openDatabase({ log: (line) => io.stderr(`${line}\n`) });
   try {
-    const record = await parsed.command.run(database.db, parsed.values);
+    // One id for the run: every event its command records names it as the request id.
+    const record = await parsed.command.run(database.db, parsed.values, cliContext(randomUUID()));
     io.stdout(parsed.json ? `${JSON.stringify(record)}\n` : `${parsed.command.describe(record)}\n`);
     return 0;
   } catch (error) {

@@ -1,5 +1,7 @@
 import { authenticateKey, readPresentedKey, type ApiPrincipal, type KeyProject } from '../auth/api-key';
 import { markKeyUsed } from '../auth/last-used';
+import { userAgentOf, type RequestFacts } from '../audit/context';
+import { auditRejectedKey } from '../audit/rejected-key';
 import type { AnswerMemory } from './answer-memory';
 import { authenticateAccessToken, isAccessToken, type ApiResource } from '../oauth/access-token';
 import { db } from '../db/client';
@@ -10,7 +12,7 @@ import { logEvent } from '../log';
 import type { MeteredDecision, RateLimitDecision } from '../ratelimit/limiter';
 import type { RequestClaim } from './idempotency';
 import { limits } from '../ratelimit/limits';
-import { INVALID_KEY, missingScope, outsideProjectScope, PROJECT_NOT_FOUND, TOO_MANY_REQUESTS } from './messages';
+import { INVALID_KEY, missingScope, outsideProjectScope, PROJECT_NOT_FOUND, TOO_MANY_REQUESTS, WORKSPACE_KEY_NEEDED } from './messages';
 
 /** What one public API request carries through its checks; read back to set response headers. */
 export interface RequestState {
@@ -37,6 +39,12 @@ export interface RequestState {
   counted?: RateLimitDecision;
   /** The Idempotency-Key this request claimed, whose answer its write records (server/api/idempotency.ts). */
   idempotency?: RequestClaim;
+  /** The key or app the request was made with, once found: the request log records its request, even refused. */
+  principal?: ApiPrincipal;
+  /** The answer is the one stored for its Idempotency-Key, sent again. */
+  replayed?: boolean;
+  /** The message of the error answer, for the request log. */
+  errorMessage?: string;
 }
 
 export interface Access {
@@ -78,6 +86,24 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
 }
 
 /**
+ * The gate of an operation on the workspace rather than on one of its projects
+ * (its audit log, request log and usage), in the same order: key (401), rate limit (429),
+ * scope (403). A scope of null: every key and app may ask, for what is its own.
+ * What the workspace as a whole holds is refused to a key limited to one project.
+ */
+export async function admitToWorkspace(state: RequestState, scope: Scope | null): Promise<ApiPrincipal> {
+  state.authenticated ??= await authenticate(state, '');
+  const { principal } = state.authenticated;
+  if (scope === null) return principal;
+  if (!principal.scopes.includes(scope)) {
+    state.lackingScope = scope;
+    throw forbidden(missingScope(scope));
+  }
+  if (principal.projectId !== null) throw forbidden(WORKSPACE_KEY_NEEDED);
+  return principal;
+}
+
+/**
  * The key's principal, counted against its own limit. A key that works is never
  * refused for what other requests from its address did: the per-address limit
  * only turns a bad key's 401 into a 429, so one broken script behind a NAT locks
@@ -85,6 +111,7 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
  */
 async function authenticate(state: RequestState, projectSlug: string): Promise<Authenticated> {
   const found = await findKey(state, projectSlug);
+  state.principal = found.principal;
   await count(state, found.principal);
   return found;
 }
@@ -96,6 +123,7 @@ async function authenticate(state: RequestState, projectSlug: string): Promise<A
  */
 export async function identify(state: RequestState): Promise<ApiPrincipal> {
   const { principal } = await findKey(state, '');
+  state.principal = principal;
   await count(state, principal);
   return principal;
 }
@@ -113,8 +141,17 @@ async function findKey(state: RequestState, projectSlug: string): Promise<Authen
     ? null
     : isAccessToken(presented)
       ? await authenticateAccessToken(db(), presented, state.resource ?? 'rest', projectSlug)
-      : await authenticateKey(db(), presented, projectSlug);
+      : await authenticateKey(db(), presented, projectSlug, (keyId) =>
+          auditRejectedKey(db(), keyId, requestFactsOf(state), logRejectionFailure),
+        );
   return found ?? refuseBadKey(state);
+}
+
+const logRejectionFailure = (error: unknown) => logEvent('error', 'audit.rejected_key_failed', { error });
+
+/** What the audit log keeps of a public request: the address the edge resolved, the user agent, its id. */
+export function requestFactsOf(state: RequestState): RequestFacts {
+  return { ip: state.clientAddress, userAgent: userAgentOf(state.headers), requestId: state.requestId };
 }
 
 async function refuseBadKey(state: RequestState): Promise<never> {

@@ -52,9 +52,23 @@ export type ClaimedRequest =
  */
 export async function claimRequest(state: RequestState, key: string, fingerprint: string, successStatus: number): Promise<ClaimedRequest> {
   const outcome = await claimKey(db(), state.authenticated!.principal.keyId, key, fingerprint);
+  if (outcome.kind === 'replay') {
+    state.replayed = true;
+    if (outcome.answer.status >= 400) state.errorMessage = storedMessage(outcome.answer.body);
+  }
   if (outcome.kind !== 'claimed') return outcome;
   state.idempotency = { ...outcome.claim, successStatus };
   return { kind: 'claimed' };
+}
+
+/** The message of a stored error answer (`{statusCode, message}`, as the server wrote it). */
+function storedMessage(body: string): string | undefined {
+  try {
+    const { message } = JSON.parse(body) as { message?: unknown };
+    return typeof message === 'string' ? message : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   SERVICE_UNAVAILABLE,
   TARGET_TOO_LONG,
   TOO_MANY_REQUESTS,
+  WORKSPACE_KEY_NEEDED,
 } from './messages';
 import { procedureMetas, type PublicMeta } from './operation';
 import { publicRouter } from './router';
@@ -21,6 +22,7 @@ import { SCOPE_DESCRIPTIONS } from '../keys/scopes';
 import { RESOURCE_PATHS } from '../oauth/access-token';
 import { OAUTH_BASE_PATH } from '../oauth/origin';
 import { errorSchema } from '../schemas/common';
+import { WORKSPACE_EVENT_TYPES } from '../webhooks/events';
 
 const description = (perMinute: number) => `Read and write the tasks, comments and attachments of a workspace's projects.
 
@@ -56,6 +58,11 @@ const TAGS = [
   { name: 'Tasks', description: 'List, read, create, update and delete tasks.' },
   { name: 'Comments', description: "A task's comments, oldest first." },
   { name: 'Attachments', description: "A task's files, up to 10 MB each, downloaded through links valid for an hour." },
+  { name: 'Audit log', description: "Who changed the workspace's keys, apps, webhooks and members, and who signed in: kept 400 days." },
+  {
+    name: 'Requests',
+    description: "The request log and usage of the workspace's keys and apps; every key and app reads its own last 24 hours.",
+  },
   { name: 'Webhooks', description: 'Events the server sends to your endpoints, signed to the Standard Webhooks specification.' },
 ];
 
@@ -163,14 +170,15 @@ export function openApiDocument(): OpenAPIObject {
   for (const [path, item] of Object.entries(document.paths ?? {})) {
     for (const [method, operation] of Object.entries(item as Record<string, Operation>)) {
       const meta = metaByPath.get(`${method} ${path}`);
-      if (!meta?.scope) throw new Error(`No scope for ${method.toUpperCase()} ${path}`);
+      if (!meta || meta.scope === undefined) throw new Error(`No scope for ${method.toUpperCase()} ${path}`);
       const writes = method === 'post' || method === 'patch';
       operation.responses = responses(operation, meta, writes);
       if (meta.precondition) (operation.parameters ??= []).push(PRECONDITIONS[meta.precondition]);
       if (writes) operation.parameters = [...(operation.parameters ?? []), IDEMPOTENCY_KEY_PARAMETER];
       // A key may be sent in either header, or an app's access token; OpenAPI lists alternatives as separate requirements.
-      operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: [meta.scope] }];
+      operation.security = [{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: meta.scope ? [meta.scope] : [] }];
       if (method === 'post' && path.endsWith('/attachments')) operation.requestBody = uploadBody;
+      if (meta.streamed) operation.responses['200']!.content = streamedContent(meta.streamed);
     }
   }
   // The library's own error shapes are referenced no more: only ours is described.
@@ -227,8 +235,10 @@ function responses(operation: Operation, meta: PublicMeta, idempotent: boolean):
   const keyed = ['X-Request-Id', ...RATE_LIMIT];
   if (errors[400]) result['400'] = errorResponse(400, errors[400], keyed);
   result['401'] = errorResponse(401, [INVALID_KEY], ['X-Request-Id', 'WWW-Authenticate']);
-  result['403'] = errorResponse(403, [missingScope(meta.scope!), outsideProjectScope('<slug>')], [...keyed, 'WWW-Authenticate']);
-  result['404'] = errorResponse(404, [PROJECT_NOT_FOUND, ...(errors[404] ?? [])], keyed);
+  const refusals = meta.workspace ? [WORKSPACE_KEY_NEEDED] : [outsideProjectScope('<slug>')];
+  if (meta.scope) result['403'] = errorResponse(403, [missingScope(meta.scope), ...refusals], [...keyed, 'WWW-Authenticate']);
+  const notFound = [...(meta.workspace ? [] : [PROJECT_NOT_FOUND]), ...(errors[404] ?? [])];
+  if (notFound.length > 0) result['404'] = errorResponse(404, notFound, keyed);
   if (errors[408]) result['408'] = errorResponse(408, errors[408], keyed, 'The body did not arrive whole in time');
   if (errors[412]) result['412'] = errorResponse(412, errors[412], keyed, 'Precondition Failed: `If-Match` names no ETag the task has');
   if (idempotent || errors[409]) {
@@ -306,6 +316,11 @@ const uploadBody = {
   },
 };
 
+/** A stream's media types, each a text whose lines the description explains. */
+function streamedContent(streamed: NonNullable<PublicMeta['streamed']>) {
+  return Object.fromEntries(Object.entries(streamed).map(([type, description]) => [type, { schema: { type: 'string', description } }]));
+}
+
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const idAndSlug = {
   type: 'object',
@@ -372,7 +387,15 @@ function webhooksSection() {
       },
       ['attachment', 'task'],
     ],
+    [
+      'audit.event',
+      "An event of the workspace's audit log; only to endpoints of every project that chose this type by name.",
+      { event: ref('AuditEvent') },
+      ['event'],
+    ],
   ];
+  // A workspace's events name no project; a project's name theirs.
+  const projectPart = (type: string) => ((WORKSPACE_EVENT_TYPES as readonly string[]).includes(type) ? [] : ['project']);
   return Object.fromEntries(
     events.map(([type, summary, data, required]) => [
       type,
@@ -397,8 +420,12 @@ function webhooksSection() {
                     timestamp: { type: 'string', format: 'date-time' },
                     data: {
                       type: 'object',
-                      required: ['workspace', 'project', ...required],
-                      properties: { workspace: idAndSlug, project: idAndSlug, ...data },
+                      required: ['workspace', ...projectPart(type), ...required],
+                      properties: {
+                        workspace: idAndSlug,
+                        ...Object.fromEntries(projectPart(type).map((name) => [name, idAndSlug])),
+                        ...data,
+                      },
                     },
                   },
                 },

@@ -19,10 +19,15 @@ export type OperationErrors = Partial<Record<400 | 404 | 408 | 409 | 412 | 413 |
 /** The conditional request field an operation honours (RFC 9110): If-None-Match on reads, If-Match on writes. */
 export type Precondition = 'If-None-Match' | 'If-Match';
 
-/** `scope` is set by the procedure builder (server/api/trpc.ts), the rest by `operation`. */
+/**
+ * `scope` and `workspace` are set by the procedure builder (server/api/trpc.ts), the
+ * rest by `operation`. A scope of null: any key or app may call it, for its own.
+ */
 export type PublicMeta = OpenApiMeta<{
   successStatus?: 200 | 201;
-  scope?: Scope;
+  scope?: Scope | null;
+  /** The operation is on the workspace: its path names no project. */
+  workspace?: true;
   errors?: OperationErrors;
   /** The success answer carries the task's ETag. */
   etag?: true;
@@ -31,6 +36,8 @@ export type PublicMeta = OpenApiMeta<{
   bodyless?: true;
   /** The most JSON values its body may hold, when more than MAX_JSON_VALUES (a batch's). */
   jsonValues?: number;
+  /** Its answer is a stream of the type named here, served by the REST edge (server/http/audit-export.ts), not a tool. */
+  streamed?: { 'application/x-ndjson': string; 'text/csv': string };
 }>;
 
 /** What any JSON body can be refused for, before its fields are looked at. */
@@ -62,6 +69,7 @@ export function operation(
     bodyless?: true;
     /** The most JSON values its body may hold, when more than MAX_JSON_VALUES (a batch's). */
     jsonValues?: number;
+    streamed?: PublicMeta['streamed'];
   },
 ): PublicMeta {
   const errors =
@@ -81,6 +89,7 @@ export function operation(
     precondition: options.precondition,
     ...(options.bodyless && { bodyless: true }),
     ...(options.jsonValues && { jsonValues: options.jsonValues }),
+    ...(options.streamed && { streamed: options.streamed }),
     openapi: {
       method,
       path,

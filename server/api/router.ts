@@ -1,10 +1,13 @@
 import { attachmentsRouter } from './routers/attachments';
+import { auditEventsRouter } from './routers/audit-events';
 import { commentsRouter } from './routers/comments';
 import { labelsRouter } from './routers/labels';
 import { membersRouter } from './routers/members';
 import { statusesRouter } from './routers/statuses';
 import { tasksRouter } from './routers/tasks';
+import { requestsRouter } from './routers/requests';
 import { uploadsRouter } from './routers/uploads';
+import { usageRouter } from './routers/usage';
 import { router } from './trpc';
 
 // trpc-to-openapi matches paths in registration order; no fixed path here sits
@@ -17,6 +20,9 @@ export const publicRouter = router({
   comments: commentsRouter,
   attachments: attachmentsRouter,
   uploads: uploadsRouter,
+  auditEvents: auditEventsRouter,
+  requests: requestsRouter,
+  usage: usageRouter,
 });
 
 export type PublicRouter = typeof publicRouter;

@@ -11,7 +11,12 @@ export interface RouteMatch {
   method: HttpMethod;
   /** The procedure's path in the router, e.g. `tasks.create`. */
   procedure: string;
-  scope: Scope;
+  /** Its path template, e.g. `/{projectSlug}/tasks`. */
+  template: string;
+  /** Null: any key or app may call it (see workspaceProcedure). */
+  scope: Scope | null;
+  /** The operation is on the workspace, its path naming no project: admitToWorkspace is its gate. */
+  workspace: boolean;
   /** The operation may be asked without a body. */
   bodyless: boolean;
   /** The status of its answer on success. */
@@ -27,7 +32,9 @@ export interface RouteMatch {
 interface Route {
   method: HttpMethod;
   procedure: string;
-  scope: Scope;
+  template: string;
+  scope: Scope | null;
+  workspace: boolean;
   bodyless: boolean;
   successStatus: number;
   etag: boolean;
@@ -43,11 +50,13 @@ interface Route {
  * the gate can run on the operation's scope before the body is read.
  */
 const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]) => {
-  if (!meta.openapi || !meta.scope) throw new Error(`Public procedure ${procedure} has no OpenAPI path or scope`);
+  if (!meta.openapi || meta.scope === undefined) throw new Error(`Public procedure ${procedure} has no OpenAPI path or scope`);
   return {
     method: meta.openapi.method as HttpMethod,
     procedure,
+    template: meta.openapi.path,
     scope: meta.scope,
+    workspace: meta.workspace === true,
     bodyless: meta.bodyless === true,
     successStatus: meta.successStatus ?? 200,
     etag: meta.etag === true,
@@ -75,7 +84,9 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
       return {
         method: route.method,
         procedure: route.procedure,
+        template: route.template,
         scope: route.scope,
+        workspace: route.workspace,
         bodyless: route.bodyless,
         successStatus: route.successStatus,
         etag: route.etag,

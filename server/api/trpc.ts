@@ -2,7 +2,7 @@ import { initTRPC } from '@trpc/server';
 import type { Scope } from '../keys/scopes';
 import { answerError } from './errors';
 import { db } from '../db/client';
-import { admit, type RequestState } from './access';
+import { admit, admitToWorkspace, type RequestState } from './access';
 import { reading, wrote } from './reads';
 import type { PublicMeta } from './operation';
 
@@ -47,5 +47,18 @@ export function projectProcedure(scope: Scope) {
     } finally {
       await wrote(keyId);
     }
+  });
+}
+
+/**
+ * A public procedure on the workspace rather than one of its projects: its path
+ * names no project, and its gate (key, rate limit, scope) is admitToWorkspace's.
+ * A scope of null lets every key and app ask, each for what is its own. Read-only,
+ * so it reads where project reads do (server/api/reads.ts).
+ */
+export function workspaceProcedure(scope: Scope | null) {
+  return t.procedure.meta({ scope, workspace: true }).use(async ({ ctx, next }) => {
+    const principal = await admitToWorkspace(ctx.state, scope);
+    return reading(principal.keyId, (from) => next({ ctx: { ...ctx, principal, db: from } }));
   });
 }

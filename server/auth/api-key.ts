@@ -46,12 +46,14 @@ interface KeyRow {
  * revoked or expired: callers answer all of these the same way. With it comes
  * the project of the key's workspace named `projectSlug` (null if there is none),
  * read by the same statement: every public request needs both, and one round
- * trip to the database costs less than two.
+ * trip to the database costs less than two. A revoked or expired key is named to
+ * `onRejected`, which the same statement found at no cost of its own.
  */
 export async function authenticateKey(
   db: Db,
   presented: string,
   projectSlug = '',
+  onRejected?: (keyId: string) => void,
 ): Promise<{ principal: ApiPrincipal; project: KeyProject | null } | null> {
   if (!isWellFormedKey(presented)) return null;
   // Written out: Prisma's nested select for the project is a LATERAL statement
@@ -62,7 +64,11 @@ export async function authenticateKey(
       (SELECT jsonb_build_object('id', p.id, 'slug', p.slug, 'keyPrefix', p.key_prefix)
          FROM project p WHERE p.workspace_id = k.workspace_id AND p.slug = ${projectSlug}) AS project
     FROM api_key k WHERE k.key_hash = ${hashKey(presented)}`;
-  if (!key || key.revokedAt || (key.expiresAt && key.expiresAt <= new Date())) return null;
+  if (!key) return null;
+  if (key.revokedAt || (key.expiresAt && key.expiresAt <= new Date())) {
+    onRejected?.(key.id);
+    return null;
+  }
   return {
     principal: {
       keyId: key.id,

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { betterAuth, type BetterAuthOptions } from 'better-auth';
+import type { RequestFacts } from '../audit/context';
 import { prismaAdapter } from 'better-auth/adapters/prisma';
 import { db } from '../db/client';
 import { env } from '../env';
@@ -96,21 +97,21 @@ const REACHABLE = new Set([SIGN_IN, '/sign-out', '/get-session']);
  * better-auth's endpoints behind the same rule as every other mutation: its own
  * check lets a request without cookies through, which would allow login CSRF.
  */
-export async function handleAuthRequest(request: Request): Promise<Response> {
+export async function handleAuthRequest(request: Request, facts: RequestFacts): Promise<Response> {
   if (request.method !== 'GET' && request.method !== 'HEAD' && !isSameOrigin(request.headers, env().appOrigins)) {
     return Response.json({ message: 'Cross-site request refused' }, { status: 403 });
   }
   const path = new URL(request.url).pathname.slice(AUTH_PREFIX.length).replace(/\/+$/, '');
   if (!REACHABLE.has(path)) return Response.json({ message: 'Not found' }, { status: 404 });
-  const response = path === SIGN_IN && request.method === 'POST' ? await signInLimited(request) : await auth().handler(request);
+  const response = path === SIGN_IN && request.method === 'POST' ? await signInLimited(request, facts) : await auth().handler(request);
   return forBrowsers(response);
 }
 
 /** Sign-in under the per-account limit (sign-in-limit.ts) as well as the library's per-address one. */
-async function signInLimited(request: Request): Promise<Response> {
+async function signInLimited(request: Request, facts: RequestFacts): Promise<Response> {
   const email = await emailOf(request);
   if (email === null) return auth().handler(request);
-  const attempt = await beginSignInAttempt(email);
+  const attempt = await beginSignInAttempt(email, facts);
   if (!attempt.allowed) {
     const seconds = Math.max(1, Math.ceil((attempt.retryAt.getTime() - Date.now()) / 1000));
     return tooManyAttempts(

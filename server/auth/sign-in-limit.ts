@@ -1,4 +1,7 @@
 import { createHmac } from 'node:crypto';
+import type { RequestFacts } from '../audit/context';
+import { noteStreamed } from '../audit/record';
+import { signInAuditStatement } from '../audit/sign-in';
 import { db } from '../db/client';
 import { appSecret } from '../app-secret';
 
@@ -21,8 +24,10 @@ export type SignInAttempt =
  * clears the account's failures (a right one) or takes it back (not tried at all).
  * Whether the account exists plays no part, so the answers tell nothing about it.
  * The rows are in the database: every process and instance sees the same count.
+ * The audit log records a success with the clearing of the count, and a failure (with
+ * the lock, once, when it is the failure that sets it) in a statement of its own.
  */
-export async function beginSignInAttempt(email: string): Promise<SignInAttempt> {
+export async function beginSignInAttempt(email: string, request: RequestFacts): Promise<SignInAttempt> {
   const key = accountKey(email);
   await db().$executeRaw`DELETE FROM sign_in_failure WHERE created_at < now() - make_interval(mins => ${WINDOW_MINUTES})`;
   const { id } = await db().signInFailure.create({ data: { accountKey: key }, select: { id: true } });
@@ -36,11 +41,25 @@ export async function beginSignInAttempt(email: string): Promise<SignInAttempt> 
     const others = recent.filter((row) => row.id !== id);
     return { allowed: false, retryAt: others[MAX_FAILURES - 1]!.retry_at };
   }
+  const audit = (action: 'sign_in.succeeded' | 'sign_in.failed' | 'sign_in.locked_out') =>
+    signInAuditStatement(db(), email, action, request);
   return {
     allowed: true,
     async settle(outcome) {
-      if (outcome === 'succeeded') await db().signInFailure.deleteMany({ where: { accountKey: key } });
-      else if (outcome === 'not_tried') await db().signInFailure.deleteMany({ where: { id } });
+      if (outcome === 'succeeded') {
+        const [, recorded] = await db().$transaction([
+          db().signInFailure.deleteMany({ where: { accountKey: key } }),
+          audit('sign_in.succeeded'),
+        ]);
+        noteStreamed(recorded);
+      } else if (outcome === 'failed') {
+        // This failure, counted from the start, is the one that reaches the limit: the account is locked from now.
+        const locks = recent.length === MAX_FAILURES;
+        const outcomes = await db().$transaction([audit('sign_in.failed'), ...(locks ? [audit('sign_in.locked_out')] : [])]);
+        outcomes.forEach(noteStreamed);
+      } else {
+        await db().signInFailure.deleteMany({ where: { id } });
+      }
     },
   };
 }

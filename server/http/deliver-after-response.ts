@@ -2,6 +2,8 @@ import { after } from 'next/server';
 import { db, processPool } from '../db/client';
 import { env } from '../env';
 import { logEvent } from '../log';
+import { bufferedRecords } from '../request-log/buffer';
+import { flushRequestLog } from '../request-log/flush';
 import { trackQueuedDeliveries } from '../webhooks/request-scope';
 import { aroundBoundedRoute } from './exchange';
 
@@ -32,5 +34,20 @@ export function deliveringAfterResponse(handler: (req: Request) => Promise<Respo
       );
     }
     return result;
+  });
+}
+
+/**
+ * Wraps a route handler of the public API or MCP so that, on Vercel, whose instances
+ * are frozen between requests and run no timer, the request log's records are written
+ * right after the answer has gone (Next's after()). Under npm start and npm run dev a
+ * timer in each server process writes them (record-request.ts); this module is not
+ * loaded there, as next/server may only be loaded once Next.js has set up its server.
+ */
+export function writingLogAfterResponse(handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
+  return aroundBoundedRoute(handler, async (req) => {
+    const response = await handler(req);
+    if (env().requestLog.flushAfterResponse && bufferedRecords() > 0) after(flushRequestLog);
+    return response;
   });
 }

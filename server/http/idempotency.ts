@@ -17,6 +17,15 @@ export function idempotencyKeyOf(method: string, headers: Headers): string | nul
   return value === null ? null : checkedIdempotencyKey(value, IDEMPOTENCY_KEY_INVALID);
 }
 
+/** The Idempotency-Key a POST or PATCH was sent with, as the request log records it: null when none or none valid. */
+export function sentIdempotencyKey(method: string, headers: Headers): string | null {
+  try {
+    return idempotencyKeyOf(method, headers);
+  } catch {
+    return null;
+  }
+}
+
 /** The bytes of a stream as they pass through, digested on the way (an upload's file). */
 export function digesting(body: ReadableStream<Uint8Array>, hash: Hash): ReadableStream<Uint8Array> {
   return body.pipeThrough(

@@ -5,7 +5,7 @@ import { answerError } from '../api/errors';
 import { checkedIdempotencyKey } from '../api/idempotency';
 import { BODY_NOT_JSON, missingScope, IDEMPOTENCY_KEY_BATCH, IDEMPOTENCY_KEY_HEADER, IDEMPOTENCY_KEY_INVALID } from '../api/messages';
 import { badRequest } from '../errors';
-import { createMcpServer } from '../mcp/server';
+import { createMcpServer, type SettledCall } from '../mcp/server';
 import { TOOLS_BY_NAME } from '../mcp/tools';
 import type { Scope } from '../keys/scopes';
 import { MAX_INLINE_CONTENT_CHARS, MAX_UPLOAD_BYTES } from '../schemas/attachment';
@@ -13,6 +13,7 @@ import { challengeHeaders, insufficientScope, resourceMetadataUrl } from './chal
 import { clientAddress } from './client-address';
 import { boundedRoute, type Exchange } from './exchange';
 import { hasAtMostValues } from './json-body';
+import { recordAnswers, type Answered } from './record-request';
 import { errorResponse, preflightResponse, responseHeaders } from './respond';
 
 export const MCP_PATH = '/v1/mcp';
@@ -42,19 +43,52 @@ const PREFLIGHT_HEADERS = 'Authorization, X-API-Key, Content-Type, Idempotency-K
  * and the process's body budget; the tool calls' answers are counted in the answer
  * budget until the whole message has been written (exchange.ts). No stream is
  * offered, so GET answers 405 as the transport's specification allows; so does
- * DELETE, with no session to end.
+ * DELETE, with no session to end. Every answer leaves through here, where the
+ * request log records each tool call (record-request.ts).
  */
-export const handleMcpRequest = boundedRoute(answerMcpRequest);
-
-async function answerMcpRequest(req: Request, exchange: Exchange): Promise<Response> {
-  const answerMemory = exchange.answerMemory(MCP_ANSWER_COPIES);
+export const handleMcpRequest = boundedRoute(async (req, exchange) => {
+  const arrivedAt = new Date();
+  const started = performance.now();
   const state: RequestState = {
     requestId: randomUUID(),
     clientAddress: clientAddress(req.headers),
     headers: req.headers,
-    answerMemory,
+    answerMemory: exchange.answerMemory(MCP_ANSWER_COPIES),
     resource: 'mcp',
   };
+  const calls: SettledCall[] = [];
+  const answer = await answerMcpRequest(req, exchange, state, calls);
+  // Each tool call is recorded as the request it stands for; a POST that made none, as itself.
+  const answers: Answered[] = calls.map((call) => ({
+    method: 'POST',
+    route: `tools/call ${call.tool}`,
+    path: MCP_PATH,
+    status: call.status,
+    arrivedAt: call.arrivedAt,
+    durationMs: call.durationMs,
+    idempotencyKey: call.idempotencyKey,
+    replayed: call.replayed,
+    message: call.message,
+  }));
+  if (answers.length === 0 && req.method === 'POST') {
+    answers.push({
+      method: 'POST',
+      route: MCP_PATH,
+      path: MCP_PATH,
+      status: answer.status,
+      arrivedAt,
+      durationMs: performance.now() - started,
+      idempotencyKey: null,
+      replayed: false,
+      message: state.errorMessage ?? null,
+    });
+  }
+  recordAnswers(state, req.headers, answers);
+  return answer;
+});
+
+async function answerMcpRequest(req: Request, exchange: Exchange, state: RequestState, calls: SettledCall[]): Promise<Response> {
+  const { answerMemory } = state;
   if (req.method === 'OPTIONS') return preflightResponse(state, ALLOW, PREFLIGHT_HEADERS);
   if (req.method !== 'POST') {
     return errorResponse(state, { statusCode: 405, message: `Method ${req.method} is not allowed here; use POST` }, { Allow: ALLOW });
@@ -84,6 +118,7 @@ async function answerMcpRequest(req: Request, exchange: Exchange): Promise<Respo
       headers: req.headers,
       answerMemory,
       idempotencyKey,
+      settled: (call) => calls.push(call),
       takeCounted: () => {
         const decision = counted;
         counted = undefined;
@@ -112,7 +147,7 @@ function scopeToAskFor(message: unknown, scopes: readonly Scope[]): Scope | null
   const { method, params } = message as { method?: unknown; params?: { name?: unknown } };
   if (method !== 'tools/call' || typeof params?.name !== 'string') return null;
   const entry = TOOLS_BY_NAME.get(params.name);
-  return entry && !scopes.includes(entry.scope) ? entry.scope : null;
+  return entry && entry.scope !== null && !scopes.includes(entry.scope) ? entry.scope : null;
 }
 
 function parseMessage(bytes: Buffer): unknown {

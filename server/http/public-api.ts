@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { admit, type RequestState } from '../api/access';
+import { admit, admitToWorkspace, type RequestState } from '../api/access';
 import { JSON_CONTENT_TYPE, MAX_TARGET_LENGTH, TARGET_TOO_LONG, unknownFields, UPLOAD_AS_MULTIPART } from '../api/messages';
-import { findRoute, type HttpMethod } from '../api/routes';
+import { findRoute, type HttpMethod, type RouteMatch } from '../api/routes';
 import { AppError, badRequest } from '../errors';
 import { boundedRoute, type Exchange } from './exchange';
 import { challengeHeaders } from './challenge';
@@ -12,9 +12,11 @@ import { callProcedure } from './openapi-caller';
 import { PUBLIC_API_PREFIX, normalizePath } from './paths';
 import { noneMatchFails } from '../api/conditional';
 import { requestFingerprint } from '../api/idempotency';
-import { claimIdempotencyKey, idempotencyKeyOf, settleIdempotencyKey } from './idempotency';
+import { claimIdempotencyKey, idempotencyKeyOf, sentIdempotencyKey, settleIdempotencyKey } from './idempotency';
+import { recordAnswers } from './record-request';
 import { errorResponse, notModifiedResponse, preflightResponse } from './respond';
 import { handleUpload, isUploadRoute } from './upload';
+import { exportAuditLog, isAuditExportRoute } from './audit-export';
 
 // Descriptions may hold 100,000 characters of up to 4 bytes each, plus the rest.
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
@@ -27,17 +29,45 @@ const NOT_FOUND: PublicError = { statusCode: 404, message: 'Not found' };
  * scope, project, project scope) before a byte of the body is read, then the
  * Idempotency-Key (400), the body (413, 415, 400), the key's stored answer
  * (idempotency.ts) and the procedure through trpc-to-openapi (openapi-caller.ts);
- * multipart uploads are streamed beside it (upload.ts).
+ * multipart uploads are streamed beside it (upload.ts). Every answer leaves
+ * through here, where the request log records it (record-request.ts).
  */
-export const handlePublicRequest = boundedRoute(answerPublicRequest);
-
-async function answerPublicRequest(req: Request, exchange: Exchange): Promise<Response> {
+export const handlePublicRequest = boundedRoute(async (req, exchange) => {
+  const arrivedAt = new Date();
+  const started = performance.now();
   const state: RequestState = {
     requestId: randomUUID(),
     clientAddress: clientAddress(req.headers),
     headers: req.headers,
     answerMemory: exchange.answerMemory(),
   };
+  const operation: Operation = {};
+  const answer = await answerPublicRequest(req, exchange, state, operation);
+  if (operation.route) {
+    recordAnswers(state, req.headers, [
+      {
+        method: operation.route.method,
+        route: `${PUBLIC_API_PREFIX}${operation.route.template}`,
+        path: `${PUBLIC_API_PREFIX}${operation.path}`,
+        status: answer.status,
+        arrivedAt,
+        durationMs: performance.now() - started,
+        idempotencyKey: sentIdempotencyKey(req.method, req.headers),
+        replayed: state.replayed === true,
+        message: state.errorMessage ?? null,
+      },
+    ]);
+  }
+  return answer;
+});
+
+/** The operation a request named, once its method and path are matched. */
+interface Operation {
+  route?: RouteMatch;
+  path?: string;
+}
+
+async function answerPublicRequest(req: Request, exchange: Exchange, state: RequestState, operation: Operation): Promise<Response> {
   const url = new URL(req.url);
   // npm start's edge refuses these first; on Vercel this is where they stop.
   if (url.pathname.length + url.search.length > MAX_TARGET_LENGTH)
@@ -53,9 +83,16 @@ async function answerPublicRequest(req: Request, exchange: Exchange): Promise<Re
     if (method === 'OPTIONS') return preflightResponse(state, allow);
     return errorResponse(state, { statusCode: 405, message: `Method ${method} is not allowed here; use ${allow}` }, { Allow: allow });
   }
+  operation.route = route;
+  operation.path = path;
 
   try {
-    await admit(state, route.scope, decodeParam(route.params.projectSlug));
+    if (route.workspace) {
+      const { workspaceId } = await admitToWorkspace(state, route.scope);
+      if (isAuditExportRoute(route)) return exportAuditLog(state, workspaceId, url);
+    } else {
+      await admit(state, route.scope!, decodeParam(route.params.projectSlug));
+    }
     const idempotencyKey = idempotencyKeyOf(method, req.headers);
     if (isUploadRoute(route)) {
       if (isJson(req.headers.get('content-type'))) throw new AppError('unsupported_media_type', UPLOAD_AS_MULTIPART);

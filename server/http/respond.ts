@@ -20,6 +20,7 @@ const UNAVAILABLE_RETRY_AFTER_S = 5;
 export const IN_PROGRESS_RETRY_AFTER = { 'Retry-After': '1' };
 
 export function errorResponse(state: RequestState, error: PublicError, extra: Record<string, string> = {}): Response {
+  state.errorMessage = error.message;
   return Response.json(error, { status: error.statusCode, headers: { ...responseHeaders(state, error.statusCode), ...extra } });
 }
 

@@ -1,7 +1,9 @@
 import { z } from 'zod';
+import type { AuditContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { storableText } from '../db/storable';
-import { notFound } from '../errors';
+import { notFound, nullIfMissing } from '../errors';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 import { SCOPES } from './scopes';
 import { generateKeySecret, hashKey, keyHint } from './key-format';
@@ -54,37 +56,67 @@ function withState<T extends KeyRow>(key: T) {
   return { ...key, state: keyState(key) };
 }
 
-export async function createApiKey(db: Db, workspaceId: string, input: KeyCreateInput, createdById: string | null) {
+/** What the audit log keeps of a key: never its secret, hash or hint. */
+const audited = (key: { name: string; scopes: string[]; project: { id: string } | null; expiresAt: Date | null }) => ({
+  name: key.name,
+  scopes: key.scopes,
+  projectId: key.project?.id ?? null,
+  expiresAt: key.expiresAt,
+});
+
+export async function createApiKey(db: Db, workspaceId: string, input: KeyCreateInput, createdById: string | null, audit: AuditContext) {
   if (input.projectId) {
     const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
     if (!project) throw notFound(PROJECT_NOT_FOUND);
   }
   const secret = generateKeySecret();
-  const key = await db.apiKey.create({
-    data: {
-      workspaceId,
-      name: input.name,
-      scopes: input.scopes,
-      projectId: input.projectId,
-      expiresAt: input.expiresAt,
-      createdById,
-      keyHash: hashKey(secret),
-      hint: keyHint(secret),
-    },
-    select: keyView,
+  const key = await db.$transaction(async (tx) => {
+    const created = await tx.apiKey.create({
+      data: {
+        workspaceId,
+        name: input.name,
+        scopes: input.scopes,
+        projectId: input.projectId,
+        expiresAt: input.expiresAt,
+        createdById,
+        keyHash: hashKey(secret),
+        hint: keyHint(secret),
+      },
+      select: keyView,
+    });
+    await recordAudit(tx, workspaceId, audit, {
+      action: 'api_key.created',
+      target: { type: 'api_key', id: created.id, name: created.name },
+      after: audited(created),
+    });
+    return created;
   });
   return { ...withState(key), key: secret };
 }
 
-export async function revokeApiKey(db: Db, workspaceId: string, id: string) {
+/** Revoking a revoked key changes nothing, and records nothing. */
+export async function revokeApiKey(db: Db, workspaceId: string, id: string, audit: AuditContext) {
   if (!z.uuid().safeParse(id).success) throw notFound('API key not found');
   const existing = await db.apiKey.findFirst({ where: { id, workspaceId, grant: null }, select: { id: true, revokedAt: true } });
   if (!existing) throw notFound('API key not found');
-  const key = await db.apiKey.update({
-    where: { id },
-    data: { revokedAt: existing.revokedAt ?? new Date() },
-    select: keyView,
-  });
+  const revoked =
+    !existing.revokedAt &&
+    (await nullIfMissing(
+      db.$transaction(async (tx) => {
+        // Only the revocation that finds the key active records it: two at once record one event.
+        const key = await tx.apiKey.update({ where: { id, revokedAt: null }, data: { revokedAt: new Date() }, select: keyView });
+        await recordAudit(tx, workspaceId, audit, { action: 'api_key.revoked', target: { type: 'api_key', id, name: key.name } });
+        return key;
+      }),
+    ));
+  return withState(revoked || (await db.apiKey.findUniqueOrThrow({ where: { id }, select: keyView })));
+}
+
+/** One key of the workspace, as the list shows it; an app's grant or another workspace's key is not found. */
+export async function findApiKey(db: Db, workspaceId: string, id: string) {
+  if (!z.uuid().safeParse(id).success) throw notFound('API key not found');
+  const key = await db.apiKey.findFirst({ where: { id, workspaceId, grant: null }, select: keyView });
+  if (!key) throw notFound('API key not found');
   return withState(key);
 }
 

@@ -5,6 +5,7 @@ import next from 'next';
 import { disconnectDb } from '../db/client';
 import { env } from '../env';
 import { answerClientErrors, createEdgeListener } from '../http/node-edge';
+import { stopRequestLog } from '../request-log/flush';
 
 /**
  * The production server `npm start` runs (after `next build`): Next.js serves the
@@ -41,8 +42,9 @@ function stop() {
   stopping = true;
   const forced = setTimeout(() => process.exit(1), SHUTDOWN_GRACE_MS);
   forced.unref();
+  // The requests answered are in the request log before the pool closes.
   server.close(() => {
-    void Promise.allSettled([app.close(), disconnectDb()]).then(() => process.exit(0));
+    void Promise.allSettled([app.close(), stopRequestLog().then(disconnectDb)]).then(() => process.exit(0));
   });
   server.closeIdleConnections();
 }

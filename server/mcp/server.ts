@@ -28,10 +28,11 @@ import { API_TOOLS, TOOLS_BY_NAME, type ApiTool } from './tools';
 
 const INSTRUCTIONS = [
   "Tools for the Task API: the tasks, comments and attachments of a workspace's projects.",
-  "Every tool takes `projectSlug`, the project's slug (e.g. `web`). Tasks are named by UUID or external ID (`WEB-12`).",
+  "Every tool on tasks takes `projectSlug`, the project's slug (e.g. `web`). Tasks are named by UUID or external ID (`WEB-12`).",
   'Learn the ids a task refers to first: list_statuses (statusId), list_members (assigneeIds), list_labels (labelIds).',
   "The tools listed are those the API key's scopes allow. Each HTTP request counts as one request against the key's rate limit, and each tool call beyond the first in a request as one more;",
   'a refused call is a tool error whose text is `<statusCode> <message>`; on 429 it says how many seconds to wait.',
+  'list_my_recent_requests shows your own calls of the last 24 hours, failed ones with their message: look there to see why one failed.',
 ].join(' ');
 
 /** What a tool call needs of the HTTP request that carries it. */
@@ -40,6 +41,19 @@ export interface McpRequest extends Pick<RequestState, 'requestId' | 'clientAddr
   takeCounted(): RequestState['counted'];
   /** The POST's Idempotency-Key header, when it carries one tools/call. */
   idempotencyKey: string | null;
+  /** Told of each tool call once its result is settled, for the request log. */
+  settled(call: SettledCall): void;
+}
+
+/** A tool call's outcome as the REST request it stands for would have answered. */
+export interface SettledCall {
+  tool: string;
+  status: number;
+  message: string | null;
+  idempotencyKey: string | null;
+  replayed: boolean;
+  arrivedAt: Date;
+  durationMs: number;
 }
 
 /**
@@ -54,7 +68,7 @@ export function createMcpServer(principal: ApiPrincipal, request: McpRequest): S
     { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS },
   );
   server.setRequestHandler(ListToolsRequestSchema, () => ({
-    tools: API_TOOLS.filter((entry) => principal.scopes.includes(entry.scope)).map((entry) => entry.tool),
+    tools: API_TOOLS.filter((entry) => entry.scope === null || principal.scopes.includes(entry.scope)).map((entry) => entry.tool),
   }));
   server.setRequestHandler(CallToolRequestSchema, ({ params }) => {
     const entry = TOOLS_BY_NAME.get(params.name);
@@ -67,6 +81,8 @@ export function createMcpServer(principal: ApiPrincipal, request: McpRequest): S
 type Procedure = (input: unknown) => Promise<unknown>;
 
 async function callTool(entry: ApiTool, args: Record<string, unknown>, request: McpRequest): Promise<CallToolResult> {
+  const arrivedAt = new Date();
+  const started = performance.now();
   // A fresh state per call: each is admitted, and counted, as one request of its own; the POST counted for the first.
   const state: RequestState = {
     requestId: request.requestId,
@@ -76,14 +92,41 @@ async function callTool(entry: ApiTool, args: Record<string, unknown>, request: 
     counted: request.takeCounted(),
     resource: 'mcp',
   };
+  const call: Answer = { status: entry.rest.successStatus, message: null, idempotencyKey: null };
+  const result = await runTool(entry, args, request, state, call);
+  request.settled({
+    tool: entry.tool.name,
+    ...call,
+    replayed: state.replayed === true,
+    arrivedAt,
+    durationMs: performance.now() - started,
+  });
+  return result;
+}
+
+/** What the call answered, filled in as it runs. */
+interface Answer {
+  status: number;
+  message: string | null;
+  idempotencyKey: string | null;
+}
+
+async function runTool(
+  entry: ApiTool,
+  args: Record<string, unknown>,
+  request: McpRequest,
+  state: RequestState,
+  call: Answer,
+): Promise<CallToolResult> {
   const { idempotencyKey: argumentKey, ...rest } = args;
   // Only a write takes the key; any other tool refuses it as the unknown field it is.
   const input = entry.rest.write ? rest : args;
   try {
     const key = entry.rest.write ? retryKey(argumentKey, request.idempotencyKey) : null;
+    call.idempotencyKey = key;
     if (key) {
-      await admit(state, entry.scope, input.projectSlug);
-      const answered = await claimCall(entry, state, key, input);
+      await admit(state, entry.scope!, input.projectSlug);
+      const answered = await claimCall(entry, state, key, input, call);
       if (answered) return answered;
     }
     const caller = publicRouter.createCaller({ state, inlineFile: entry.inlineFile ? input : undefined });
@@ -98,7 +141,7 @@ async function callTool(entry: ApiTool, args: Record<string, unknown>, request: 
   } catch (error) {
     const failure = answerError(error, 'mcp.tool_failed', { requestId: request.requestId, tool: entry.tool.name });
     await settleRequest(state, { status: failure.statusCode, body: JSON.stringify(failure) });
-    return errorOf(failure, state);
+    return errorOf(failure, state, call);
   }
 }
 
@@ -107,7 +150,9 @@ function resultOf(entry: ApiTool, text: string, result: unknown): CallToolResult
   return { content: [{ type: 'text', text }], structuredContent: structured };
 }
 
-function errorOf(failure: PublicError, state: RequestState): CallToolResult {
+function errorOf(failure: PublicError, state: RequestState, call: Answer): CallToolResult {
+  call.status = failure.statusCode;
+  call.message = failure.message;
   return { isError: true, content: [{ type: 'text', text: errorText(failure, state) }] };
 }
 
@@ -124,7 +169,13 @@ function retryKey(argument: unknown, header: string | null): string | null {
  * so a key means one change on either transport); a result when the call is
  * answered from the record instead of being made.
  */
-async function claimCall(entry: ApiTool, state: RequestState, key: string, input: Record<string, unknown>): Promise<CallToolResult | null> {
+async function claimCall(
+  entry: ApiTool,
+  state: RequestState,
+  key: string,
+  input: Record<string, unknown>,
+  call: Answer,
+): Promise<CallToolResult | null> {
   const params = entry.rest.path.match(/\{(\w+)\}/g)?.map((param) => param.slice(1, -1)) ?? [];
   const path = entry.rest.path.replace(/\{(\w+)\}/g, (_, param: string) => encodeURIComponent(String(input[param] ?? '')));
   const body = Object.fromEntries(Object.entries(input).filter(([field]) => !params.includes(field)));
@@ -133,12 +184,13 @@ async function claimCall(entry: ApiTool, state: RequestState, key: string, input
     case 'claimed':
       return null;
     case 'replay':
-      if (outcome.answer.status >= 400) return errorOf(JSON.parse(outcome.answer.body) as PublicError, state);
+      if (outcome.answer.status >= 400) return errorOf(JSON.parse(outcome.answer.body) as PublicError, state, call);
+      call.status = outcome.answer.status;
       return resultOf(entry, outcome.answer.body, JSON.parse(outcome.answer.body));
     case 'mismatch':
-      return errorOf({ statusCode: 422, message: IDEMPOTENCY_KEY_REUSED }, state);
+      return errorOf({ statusCode: 422, message: IDEMPOTENCY_KEY_REUSED }, state, call);
     case 'in_progress':
-      return errorOf({ statusCode: 409, message: IDEMPOTENCY_KEY_IN_PROGRESS }, state);
+      return errorOf({ statusCode: 409, message: IDEMPOTENCY_KEY_IN_PROGRESS }, state, call);
   }
 }
 

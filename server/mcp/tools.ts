@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idempotencyKeyArgument, uploadInlineInput } from '../api/inputs';
 import { procedureMetas } from '../api/operation';
 import { publicRouter } from '../api/router';
-import type { Scope } from '../keys/scopes';
+import { AUDIT_READ, type Scope } from '../keys/scopes';
 import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
 import { routerProcedureSchemas } from '../vendor/trpc-router-procedures';
 
@@ -13,7 +13,8 @@ export interface ApiTool {
   tool: Tool;
   /** The procedure's path in the router, e.g. `tasks.create`. */
   procedure: string;
-  scope: Scope;
+  /** Null: every key and app may call it (its own requests). */
+  scope: Scope | null;
   /** For an operation that answers a JSON array: the name its structured result holds it under. */
   listKey?: string;
   /** The call carries its file as data (base64) instead of a multipart body. */
@@ -33,9 +34,13 @@ const INLINE_UPLOAD_DETAIL =
 
 function buildTools(): ApiTool[] {
   const schemas = routerProcedureSchemas(publicRouter);
-  return [...procedureMetas(publicRouter)].map(([procedure, meta]) => {
+  // The workspace's audit log is for the people who run it and their tools (REST, the export),
+  // not for an agent doing a project's work: it is no tool. The request log is, so that an
+  // agent can see why its own call failed.
+  const toolOperations = [...procedureMetas(publicRouter)].filter(([, meta]) => meta.scope !== AUDIT_READ);
+  return toolOperations.map(([procedure, meta]) => {
     const { inputs, output } = schemas.get(procedure) ?? { inputs: [], output: undefined };
-    if (!meta.openapi || !meta.scope || inputs.length !== 1 || !output) {
+    if (!meta.openapi || meta.scope === undefined || inputs.length !== 1 || !output) {
       throw new Error(`Public procedure ${procedure} has no OpenAPI path, scope, single input or output`);
     }
     const inlineFile = procedure === UPLOAD_PROCEDURE;
@@ -93,7 +98,7 @@ const ID_HINTS: Record<string, string> = {
 function describe(parts: {
   summary: string;
   detail?: string;
-  scope: Scope;
+  scope: Scope | null;
   rest: string;
   inputs: string[];
   listKey?: string;
@@ -105,7 +110,9 @@ function describe(parts: {
     ...parts.inputs.map((input) => ID_HINTS[input]),
     parts.listKey ? `The structured result holds the list under \`${parts.listKey}\`; the text is the REST API's JSON array.` : undefined,
     parts.write ? 'Safe to retry with the same `idempotencyKey`: the change is made once.' : undefined,
-    `Needs the API key scope ${parts.scope}; same as the REST call ${parts.rest}.`,
+    parts.scope
+      ? `Needs the API key scope ${parts.scope}; same as the REST call ${parts.rest}.`
+      : `Needs no scope; same as the REST call ${parts.rest}.`,
     'Failures come back as a tool error whose text is `<statusCode> <message>`, e.g. `404 Task not found`.',
   ]
     .filter(Boolean)

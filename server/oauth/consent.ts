@@ -1,3 +1,4 @@
+import type { AuditContext } from '../audit/context';
 import type { Db } from '../db/client';
 import { badRequest } from '../errors';
 import { isScope, type Scope } from '../keys/scopes';
@@ -39,6 +40,8 @@ export interface Approval {
   workspaceId: string;
   scopes: Scope[];
   projectId: string | null;
+  /** The approving person and their request, for the audit log's `oauth_app.connected`. */
+  audit: AuditContext;
 }
 
 /**
@@ -53,14 +56,18 @@ export async function approve(db: Db, approval: Approval): Promise<string> {
   const refused = approval.scopes.find((scope) => !pending.scopes.includes(scope));
   if (refused) throw badRequest(`scopes: ${refused} was not asked for`);
   if (approval.scopes.length === 0) throw badRequest('scopes: choose at least one');
-  const grantId = await createGrant(db, {
-    workspaceId: approval.workspaceId,
-    clientId: pending.clientId,
-    appName: pending.appName,
-    scopes: approval.scopes,
-    projectId: approval.projectId,
-    approvedById: approval.userId,
-  });
+  const grantId = await createGrant(
+    db,
+    {
+      workspaceId: approval.workspaceId,
+      clientId: pending.clientId,
+      appName: pending.appName,
+      scopes: approval.scopes,
+      projectId: approval.projectId,
+      approvedById: approval.userId,
+    },
+    approval.audit,
+  );
   const refresh = query.get('scope')?.split(' ').includes('offline_access') ? ['offline_access'] : [];
   try {
     return await withApprovingGrant(grantId, () => answerConsent(approval, true, [...approval.scopes, ...refresh]));

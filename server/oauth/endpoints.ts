@@ -1,4 +1,5 @@
 import { RESOURCE_PATHS } from './access-token';
+import { MCP_SCOPES, SCOPES } from '../keys/scopes';
 import { appOriginOf, OAUTH_BASE_PATH, PROTECTED_RESOURCE_METADATA } from './origin';
 import { oauthServer, type OAuthServer } from './provider';
 
@@ -106,9 +107,19 @@ export async function handleOAuthMetadata(request: Request): Promise<Response> {
   const response = url.pathname.startsWith('/.well-known/oauth-authorization-server')
     ? Response.json(servedEndpointsOnly(await server.api.getOAuthServerConfig({ request: asked, asResponse: false })))
     : url.pathname === `${PROTECTED_RESOURCE_METADATA}${RESOURCE_PATHS.rest}`
-      ? await restResourceMetadata(server, origin, asked)
-      : await server.handler(asked);
+      ? await withScopes(await restResourceMetadata(server, origin, asked), SCOPES)
+      : await withScopes(await server.handler(asked), MCP_SCOPES);
   return withHeaders(response, { ...CORS, 'Cache-Control': 'public, max-age=300' });
+}
+
+/**
+ * The scopes a resource's metadata lists, which MCP clients ask for as they are: the MCP
+ * server's tools need the task scopes only, the REST API also serves the audit log.
+ */
+async function withScopes(response: Response, scopes: readonly string[]): Promise<Response> {
+  if (!response.ok) return response;
+  const metadata = (await response.json()) as Record<string, unknown>;
+  return Response.json({ ...metadata, scopes_supported: [...scopes] }, { status: response.status });
 }
 
 /**

@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
+import type { AuditContext } from '../audit/context';
+import { auditStatement, changesOf, knownSource, noteStreamed, recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
-import { notFound } from '../errors';
+import { notFound, nullIfMissing } from '../errors';
 import { SCOPES, type Scope } from '../keys/scopes';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 
@@ -26,32 +28,54 @@ export interface GrantInput {
   approvedById: string;
 }
 
-export async function createGrant(db: Db, input: GrantInput): Promise<string> {
+export async function createGrant(db: Db, input: GrantInput, audit: AuditContext): Promise<string> {
   if (input.projectId) {
     const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId: input.workspaceId }, select: { id: true } });
     if (!project) throw notFound(PROJECT_NOT_FOUND);
   }
   const id = randomUUID();
-  await db.$transaction([
+  const name = input.appName.slice(0, APP_NAME_MAX);
+  const scopes = SCOPES.filter((scope) => input.scopes.includes(scope));
+  const target = { type: 'oauth_app' as const, id, name };
+  const [, , recorded] = await db.$transaction([
     db.apiKey.create({
       data: {
         id,
         workspaceId: input.workspaceId,
-        name: input.appName.slice(0, APP_NAME_MAX),
+        name,
         hint: GRANT_HINT,
-        scopes: SCOPES.filter((scope) => input.scopes.includes(scope)),
+        scopes,
         projectId: input.projectId,
         createdById: input.approvedById,
       },
     }),
     db.oauthGrant.create({ data: { id, clientId: input.clientId, approvedById: input.approvedById } }),
+    auditStatement(db, knownSource(input.workspaceId, audit, target), audit, {
+      action: 'oauth_app.connected',
+      targetType: 'oauth_app',
+      changes: changesOf(null, { name, scopes, projectId: input.projectId }),
+    }),
   ]);
+  noteStreamed(recorded);
   return id;
 }
 
-/** A grant the consent did not complete (the library refused the request): nothing may use it. */
+/**
+ * A grant the consent did not complete (the library refused the request): nothing may
+ * use it, and the log forgets its connection with the deliveries of that event not yet sent.
+ */
 export async function discardGrant(db: Db, id: string): Promise<void> {
-  await db.apiKey.delete({ where: { id } });
+  await db.$transaction([
+    db.$executeRaw`
+      WITH forgotten AS (
+        DELETE FROM audit_event WHERE target_id = ${id} AND action = 'oauth_app.connected'
+        RETURNING id::text, workspace_id)
+      DELETE FROM webhook_delivery d USING webhook_endpoint e, forgotten f
+      WHERE e.workspace_id = f.workspace_id AND d.endpoint_id = e.id AND d.status = 'pending'
+        AND d.event_type = 'audit.event' AND d.created_at > now() - interval '1 hour'
+        AND d.payload::jsonb #>> '{data,event,id}' = f.id`,
+    db.apiKey.delete({ where: { id } }),
+  ]);
 }
 
 const grantView = {
@@ -74,21 +98,35 @@ export async function listGrants(db: Db, workspaceId: string) {
   return grants.map(toGrant);
 }
 
+/** One connected app of the workspace; a key or another workspace's app is not found. */
+export async function findGrant(db: Db, workspaceId: string, id: string) {
+  if (!z.uuid().safeParse(id).success) throw notFound(GRANT_NOT_FOUND);
+  const grant = await db.apiKey.findFirst({ where: { id, workspaceId, grant: { isNot: null } }, select: grantView });
+  if (!grant) throw notFound(GRANT_NOT_FOUND);
+  return toGrant(grant);
+}
+
 /**
  * Revoked at once everywhere: every request with one of its access tokens reads the
  * grant's row (access-token.ts), and its refresh tokens go with it.
  */
-export async function revokeGrant(db: Db, workspaceId: string, id: string) {
+export async function revokeGrant(db: Db, workspaceId: string, id: string, audit: AuditContext) {
   if (!z.uuid().safeParse(id).success) throw notFound(GRANT_NOT_FOUND);
-  const existing = await db.apiKey.findFirst({ where: { id, workspaceId, grant: { isNot: null } }, select: { revokedAt: true } });
+  const existing = await db.apiKey.findFirst({ where: { id, workspaceId, grant: { isNot: null } }, select: { id: true } });
   if (!existing) throw notFound(GRANT_NOT_FOUND);
   const now = new Date();
-  const [grant] = await db.$transaction([
-    db.apiKey.update({ where: { id }, data: { revokedAt: existing.revokedAt ?? now }, select: grantView }),
-    db.oauthRefreshToken.updateMany({ where: { referenceId: id, revoked: null }, data: { revoked: now } }),
-    db.oauthAccessToken.updateMany({ where: { referenceId: id, revoked: null }, data: { revoked: now } }),
-  ]);
-  return toGrant(grant);
+  const grant = await nullIfMissing(
+    db.$transaction(async (tx) => {
+      // Only the revocation that finds the grant active records it: revoking twice records once.
+      const revoked = await tx.apiKey.update({ where: { id, revokedAt: null }, data: { revokedAt: now }, select: grantView });
+      await tx.oauthRefreshToken.updateMany({ where: { referenceId: id, revoked: null }, data: { revoked: now } });
+      await tx.oauthAccessToken.updateMany({ where: { referenceId: id, revoked: null }, data: { revoked: now } });
+      await recordAudit(tx, workspaceId, audit, { action: 'oauth_app.revoked', target: { type: 'oauth_app', id, name: revoked.name } });
+      return revoked;
+    }),
+  );
+  // Revoked already: its tokens went with it then.
+  return toGrant(grant ?? (await db.apiKey.findUniqueOrThrow({ where: { id }, select: grantView })));
 }
 
 export const GRANT_NOT_FOUND = 'Connected app not found';

@@ -1,4 +1,5 @@
 import type { Db } from '../db/client';
+import { inBatches as batches } from '../retention/batches';
 
 /** A registration no grant came of within this long is deleted: its app registers again when it next connects. */
 export const UNUSED_CLIENT_HOURS = 24;
@@ -34,12 +35,4 @@ export async function purgeOAuth(db: Db, now = Date.now()): Promise<{ clients: n
   return { clients: clients.deleted, codesAndTokens: codes.deleted + tokens.deleted, more: clients.more || codes.more || tokens.more };
 }
 
-async function inBatches(batch: () => Promise<number>): Promise<{ deleted: number; more: boolean }> {
-  let deleted = 0;
-  for (let run = 0; run < MAX_BATCHES; run++) {
-    const count = await batch();
-    deleted += count;
-    if (count < BATCH) return { deleted, more: false };
-  }
-  return { deleted, more: true };
-}
+const inBatches = (batch: () => Promise<number>) => batches(batch, BATCH, MAX_BATCHES);

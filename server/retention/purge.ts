@@ -1,8 +1,11 @@
 import { sweepExpiredUploads } from '../attachments/direct-upload';
+import { purgeAuditEvents } from '../audit/retention';
 import { sweepOrphanedUploadObjects } from '../attachments/upload-objects';
 import type { Db } from '../db/client';
+import { env } from '../env';
 import { sweepExpiredRecords } from '../idempotency/records';
 import { purgeOAuth } from '../oauth/purge';
+import { purgeRequestLog } from '../request-log/retention';
 import { purgeDeliveries, type DeliveryCursor } from '../webhooks/retention';
 
 /** The graphile-worker task, and its job key: one purge queued at a time. */
@@ -27,6 +30,10 @@ export interface PurgeReport {
   oauthClients: number;
   /** Authorization codes never exchanged and access tokens past their time. */
   oauthCodesAndTokens: number;
+  /** Audit events past AUDIT_LOG_RETENTION_DAYS (server/audit/retention.ts). */
+  auditEvents: number;
+  /** Whole days of the request log and its usage dropped (server/request-log/retention.ts). */
+  requestLogDays: number;
   /** Set when a part stopped at its bound: the purge is to run again at once from there. */
   next: PurgeCursor | null;
 }
@@ -34,8 +41,10 @@ export interface PurgeReport {
 /**
  * One run of the purge, each part in bounded batches through an index: expired
  * Idempotency-Key records, webhook deliveries past their retention
- * (server/webhooks/retention.ts), direct uploads past their time to complete with
- * their objects, and objects under the upload prefix nobody references. The parts
+ * (server/webhooks/retention.ts), audit events past their retention, direct uploads
+ * past their time to complete with their objects, objects under the upload prefix
+ * nobody references, and the request log's days past their retention (dropped whole,
+ * never deleted row by row). The parts
  * that need only the database come first, so a storage that fails holds up none of
  * them. `now` is for tests and the soak, which look ahead.
  */
@@ -43,9 +52,11 @@ export async function purgeStorage(db: Db, { now, after = {} }: { now?: number; 
   const records = await sweepExpiredRecords(db, now === undefined ? undefined : new Date(now));
   const deliveries = await purgeDeliveries(db, now ?? Date.now(), after.deliveriesAfter);
   const oauth = await purgeOAuth(db, now);
+  const audit = await purgeAuditEvents(db, now ?? Date.now(), env().auditLogRetentionDays);
+  const requestLogDays = await purgeRequestLog(db, now ?? Date.now(), env().requestLog.retentionDays);
   const uploads = await sweepExpiredUploads(db, now);
   const orphanedObjects = await sweepOrphanedUploadObjects(db, now);
-  const more = records.more || uploads.more || oauth.more || deliveries.next !== null;
+  const more = records.more || uploads.more || oauth.more || audit.more || deliveries.next !== null;
   return {
     deliveries: deliveries.deleted,
     idempotencyRecords: records.deleted,
@@ -53,6 +64,8 @@ export async function purgeStorage(db: Db, { now, after = {} }: { now?: number; 
     orphanedObjects,
     oauthClients: oauth.clients,
     oauthCodesAndTokens: oauth.codesAndTokens,
+    auditEvents: audit.deleted,
+    requestLogDays,
     next: more ? { deliveriesAfter: deliveries.next ?? undefined } : null,
   };
 }

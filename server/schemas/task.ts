@@ -60,7 +60,7 @@ export const paginationSchema = z
 
 export const taskListSchema = z.object({ tasks: z.array(taskSchema), meta: paginationSchema }).meta({ id: 'TaskList' });
 
-const wholeNumber = (rule: string) =>
+export const wholeNumber = (rule: string) =>
   z.number({ error: `must be a whole number ${rule}` }).int({ error: `must be a whole number ${rule}` });
 
 export const SORT_FIELDS = ['createdAt', 'updatedAt', 'dueDate', 'priority'] as const;

@@ -1,8 +1,9 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { systemContext } from '../audit/context';
 import type { Db } from '../db/client';
 import type { Prisma } from '../db/generated/client';
 import { createApiKey } from '../keys/manage';
-import { SCOPES } from '../keys/scopes';
+import { TASK_SCOPES } from '../keys/scopes';
 import { createLabel, createProject, createStatus } from '../projects/projects';
 import { PRIORITIES } from '../schemas/common';
 import { addMember } from '../workspaces/members';
@@ -79,22 +80,29 @@ function random(seed: number) {
 /**
  * The demo workspace: three projects with their statuses and labels, six members,
  * a few hundred tasks with subtasks, assignees, labels, due dates and comments,
- * an admin who can sign in and an API key with every scope. Bulk inserts keep it quick.
+ * an admin who can sign in and an API key with every task scope. Bulk inserts keep it quick.
+ * Its members and key are in the audit log as the seed's.
  */
+const SEED = systemContext('demo seed');
+
 export async function seedDemo(db: Db): Promise<DemoLogins> {
   const rng = random(42);
   const workspace = await createWorkspace(db, { slug: 'demo', name: 'Demo Workspace' });
   const adminPassword = randomBytes(9).toString('base64url');
-  const admin = await addMember(db, {
-    workspaceId: workspace.id,
-    email: 'admin@demo.test',
-    name: 'Demo Admin',
-    role: 'owner',
-    password: adminPassword,
-  });
+  const admin = await addMember(
+    db,
+    {
+      workspaceId: workspace.id,
+      email: 'admin@demo.test',
+      name: 'Demo Admin',
+      role: 'owner',
+      password: adminPassword,
+    },
+    SEED,
+  );
   const members = [admin];
   for (const [name, handle] of PEOPLE) {
-    members.push(await addMember(db, { workspaceId: workspace.id, email: `${handle}@demo.test`, name, role: 'member' }));
+    members.push(await addMember(db, { workspaceId: workspace.id, email: `${handle}@demo.test`, name, role: 'member' }, SEED));
   }
 
   const projects = [
@@ -121,7 +129,13 @@ export async function seedDemo(db: Db): Promise<DemoLogins> {
     [mobile.id, [...shared, design]],
   ]);
 
-  const key = await createApiKey(db, workspace.id, { name: 'Demo key', scopes: [...SCOPES], projectId: null, expiresAt: null }, admin.id);
+  const key = await createApiKey(
+    db,
+    workspace.id,
+    { name: 'Demo key', scopes: [...TASK_SCOPES], projectId: null, expiresAt: null },
+    admin.id,
+    SEED,
+  );
 
   const tasks: Prisma.TaskCreateManyInput[] = [];
   const assignees: { taskId: string; userId: string }[] = [];

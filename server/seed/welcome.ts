@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { SCOPES } from '../keys/scopes';
+import { TASK_SCOPES } from '../keys/scopes';
 import type { DemoLogins } from './demo';
 
 /** One shell word in bash and zsh alike: quoted unless it is plain (zsh globs an unquoted `?`). */
@@ -14,7 +14,7 @@ export function curlLine(appUrl: string, apiKey: string, projectSlug: string): s
 
 /** The admin CLI command that mints a key with every scope in a workspace. */
 export function keyCreateCommand(workspaceSlug: string): string {
-  return `npm run --silent admin -- key create --workspace ${quote(workspaceSlug)} --name 'My key' --scopes ${SCOPES.join(',')}`;
+  return `npm run --silent admin -- key create --workspace ${quote(workspaceSlug)} --name 'My key' --scopes ${TASK_SCOPES.join(',')}`;
 }
 
 /** Printed once, when the demo is seeded: the secrets in it are not stored anywhere readable. */

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { db } from '../db/client';
 import { SCOPES } from '../keys/scopes';
 import { approve, deny } from '../oauth/consent';
-import { listGrants, revokeGrant, type Grant } from '../oauth/grants';
+import { findGrant, listGrants, revokeGrant, type Grant } from '../oauth/grants';
+import { auditTrail } from './audit-trail';
+import { recentRequests } from './recent-requests';
 import { appManagerProcedure, router, signedInProcedure } from './trpc';
 
 const oauthQuery = z.string().max(8192);
@@ -31,6 +33,7 @@ export const appsRouter = router({
         workspaceId: ctx.workspace.id,
         scopes: input.scopes,
         projectId: input.projectId,
+        audit: ctx.audit,
       }),
     })),
 
@@ -40,7 +43,17 @@ export const appsRouter = router({
 
   list: appManagerProcedure.query(async ({ ctx }) => (await listGrants(db(), ctx.workspace.id)).map(toAppView)),
 
+  /** An app's page: the app, its newest requests and its audit trail. */
+  get: appManagerProcedure.input(z.object({ id: z.string() })).query(async ({ ctx, input }) => {
+    const app = await findGrant(db(), ctx.workspace.id, input.id);
+    const [requests, audit] = await Promise.all([
+      recentRequests(ctx.workspace.id, app.id, 'app'),
+      auditTrail(ctx.workspace.id, 'oauth_app', app.id),
+    ]);
+    return { app: toAppView(app), requests, audit };
+  }),
+
   revoke: appManagerProcedure
     .input(z.object({ id: z.string() }))
-    .mutation(async ({ ctx, input }) => toAppView(await revokeGrant(db(), ctx.workspace.id, input.id))),
+    .mutation(async ({ ctx, input }) => toAppView(await revokeGrant(db(), ctx.workspace.id, input.id, ctx.audit))),
 });

@@ -1,6 +1,7 @@
 import { initTRPC, type TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { z } from 'zod';
+import { personContext, type RequestFacts } from '../audit/context';
 import { isSameOrigin } from '../auth/origin';
 import { sessionUser, type SignedInUser } from '../auth/session';
 import { canManageKeys, workspaceAccess } from '../auth/workspace-access';
@@ -19,7 +20,11 @@ export interface SettingsContext {
   headers: Headers;
   /** The session's person when the edge looked it up already (gate.ts): null for none. */
   user?: SignedInUser | null;
+  /** Where the request came from and its id, as the route decided them; absent for a server component's own calls. */
+  request?: RequestFacts;
 }
+
+const UNKNOWN_REQUEST: RequestFacts = { ip: null, userAgent: null, requestId: null };
 
 const CODES: Record<number, TRPC_ERROR_CODE_KEY> = {
   400: 'BAD_REQUEST',
@@ -94,11 +99,14 @@ function managerProcedure(what: string) {
   return signedInProcedure.input(z.object({ workspace: text() })).use(async ({ ctx, input, next }) => {
     const access = await workspaceAccess(db(), ctx.user.id, input.workspace);
     if (!access) throw notFound('Workspace not found');
-    if (!canManageKeys(access.role)) throw forbidden(`Only owners and admins of this workspace manage its ${what}`);
-    return next({ ctx: { ...ctx, workspace: access.workspace } });
+    if (!canManageKeys(access.role)) throw forbidden(`Only owners and admins of this workspace ${what}`);
+    return next({ ctx: { ...ctx, workspace: access.workspace, audit: personContext(ctx.user, ctx.request ?? UNKNOWN_REQUEST) } });
   });
 }
 
-export const keyManagerProcedure = managerProcedure('API keys');
-export const webhookManagerProcedure = managerProcedure('webhooks');
-export const appManagerProcedure = managerProcedure('connected apps');
+export const keyManagerProcedure = managerProcedure('manage its API keys');
+export const webhookManagerProcedure = managerProcedure('manage its webhooks');
+export const appManagerProcedure = managerProcedure('manage its connected apps');
+export const auditReaderProcedure = managerProcedure('read its audit log');
+export const requestLogProcedure = managerProcedure('read its request log');
+export const usageManagerProcedure = managerProcedure('read its usage');

@@ -9,6 +9,7 @@ import {
   resendDelivery,
   rotateSecret,
   setEndpointEnabled,
+  updateEndpoint,
 } from '../webhooks/endpoints';
 import { EVENT_TYPES } from '../webhooks/events';
 import { router, webhookManagerProcedure } from './trpc';
@@ -50,39 +51,47 @@ export type EndpointView = ReturnType<typeof toEndpointView>;
 export type DeliveryView = ReturnType<typeof toDeliveryView>;
 
 const endpointId = z.object({ id: z.string() });
+const endpointFields = z.object({
+  url: z.string().max(2000),
+  events: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length),
+  projectId: z.string().nullable(),
+});
 
 export const webhooksRouter = router({
   list: webhookManagerProcedure.query(async ({ ctx }) => (await listEndpoints(db(), ctx.workspace.id)).map(toEndpointView)),
 
   // The secret leaves the server here and in rotate only: the page shows it once.
-  create: webhookManagerProcedure
-    .input(
-      z.object({
-        url: z.string().max(2000),
-        events: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length),
-        projectId: z.string().nullable(),
-      }),
-    )
-    .mutation(async ({ ctx, input }) => {
-      const { secret, ...endpoint } = await createEndpoint(db(), ctx.workspace.id, input);
-      return { endpoint: toEndpointView(endpoint), secret };
-    }),
+  create: webhookManagerProcedure.input(endpointFields).mutation(async ({ ctx, input }) => {
+    const { secret, ...endpoint } = await createEndpoint(db(), ctx.workspace.id, input, ctx.audit);
+    return { endpoint: toEndpointView(endpoint), secret };
+  }),
+
+  update: webhookManagerProcedure.input(endpointFields.extend(endpointId.shape)).mutation(async ({ ctx, input }) => {
+    const { id, ...fields } = input;
+    return toEndpointView(await updateEndpoint(db(), ctx.workspace.id, id, fields, ctx.audit));
+  }),
 
   rotate: webhookManagerProcedure
     .input(endpointId.extend({ expirePrevious: z.boolean().default(false) }))
     .mutation(async ({ ctx, input }) => {
-      const { secret, ...endpoint } = await rotateSecret(db(), ctx.workspace.id, input.id, { expirePrevious: input.expirePrevious });
+      const { secret, ...endpoint } = await rotateSecret(
+        db(),
+        ctx.workspace.id,
+        input.id,
+        { expirePrevious: input.expirePrevious },
+        ctx.audit,
+      );
       return { endpoint: toEndpointView(endpoint), secret };
     }),
 
   setEnabled: webhookManagerProcedure
     .input(endpointId.extend({ enabled: z.boolean() }))
     .mutation(async ({ ctx, input }) =>
-      toEndpointView(await setEndpointEnabled(db(), ctx.workspace.id, input.id, input.enabled, ctx.user.name)),
+      toEndpointView(await setEndpointEnabled(db(), ctx.workspace.id, input.id, input.enabled, ctx.audit)),
     ),
 
   delete: webhookManagerProcedure.input(endpointId).mutation(async ({ ctx, input }) => {
-    await deleteEndpoint(db(), ctx.workspace.id, input.id);
+    await deleteEndpoint(db(), ctx.workspace.id, input.id, ctx.audit);
     return { id: input.id };
   }),
 
@@ -91,7 +100,7 @@ export const webhooksRouter = router({
     .query(async ({ ctx, input }) => (await listDeliveries(db(), ctx.workspace.id, input.id)).map(toDeliveryView)),
 
   resend: webhookManagerProcedure.input(endpointId.extend({ deliveryId: z.string() })).mutation(async ({ ctx, input }) => {
-    await resendDelivery(db(), ctx.workspace.id, input.id, input.deliveryId);
+    await resendDelivery(db(), ctx.workspace.id, input.id, input.deliveryId, ctx.audit);
     return { id: input.deliveryId };
   }),
 });

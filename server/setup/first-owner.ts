@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { personContext, type RequestFacts } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { AppError } from '../errors';
 import { addMember, emailSchema, passwordSchema } from '../workspaces/members';
@@ -25,18 +27,27 @@ export async function setupNeeded(db: Db): Promise<boolean> {
  * Creates the first workspace and its owner, once. The advisory lock makes
  * concurrent first runs queue up, so the second sees the first one's user and is refused.
  */
-export async function createFirstOwner(db: Db, input: FirstOwnerInput) {
+export async function createFirstOwner(db: Db, input: FirstOwnerInput, request: RequestFacts) {
   return db.$transaction(
     async (tx) => {
       await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
       if ((await tx.user.count()) > 0) throw new AppError('forbidden', 'Setup is already done: sign in instead');
       const workspace = await createWorkspace(tx, { slug: input.workspaceSlug, name: input.workspaceName });
-      const owner = await addMember(tx, {
-        workspaceId: workspace.id,
-        email: input.email,
-        name: input.name,
-        role: 'owner',
-        password: input.password,
+      const owner = await addMember(
+        tx,
+        {
+          workspaceId: workspace.id,
+          email: input.email,
+          name: input.name,
+          role: 'owner',
+          password: input.password,
+        },
+        null,
+      );
+      // One event for the whole setup, by the owner it created.
+      await recordAudit(tx, workspace.id, personContext(owner, request), {
+        action: 'workspace.owner_set_up',
+        target: { type: 'workspace', id: workspace.id, name: workspace.name },
       });
       return { workspace: { slug: workspace.slug, name: workspace.name }, owner: { email: owner.email } };
     },

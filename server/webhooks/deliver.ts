@@ -1,11 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
 import { Webhook } from 'standardwebhooks';
+import { systemContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { env } from '../env';
 import { deliverJob } from './events';
 import { deliveryRefusal, guardedLookup } from './address';
-import { previousSecretSignsUntil } from './endpoints';
+import { previousSecretSignsUntil, urlWithoutQuery } from './endpoints';
 import { openSecret } from './secret';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -78,6 +80,7 @@ interface Claimed {
   payload: string;
   attempts: number;
   claimed_until: Date;
+  workspace_id: string;
   url: string;
   secret_sealed: string;
   previous_secret_sealed: string | null;
@@ -97,7 +100,7 @@ async function claimDelivery(db: Db, deliveryId: string): Promise<Claimed | null
     WHERE d.id = ${deliveryId}::uuid AND d.status = 'pending' AND (d.claimed_until IS NULL OR d.claimed_until < now())
       AND e.id = d.endpoint_id AND e.disabled_at IS NULL
     RETURNING d.id::text, d.endpoint_id::text, d.message_id, d.payload, d.attempts, d.claimed_until,
-      e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at`;
+      e.workspace_id::text, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at`;
   return claimed ?? null;
 }
 
@@ -152,10 +155,18 @@ export async function attemptDelivery(db: Db, deliveryId: string): Promise<void>
       const reason = gone
         ? 'The endpoint answered 410 Gone.'
         : `Every attempt failed for ${describeDelay(delays.reduce((sum, delay) => sum + delay, 0))}; the last: ${failure.slice(0, 200)}`;
-      await tx.webhookEndpoint.updateMany({
+      const { count: disabled } = await tx.webhookEndpoint.updateMany({
         where: { id: delivery.endpoint_id, disabledAt: null },
         data: { disabledAt: new Date(), disabledReason: reason },
       });
+      if (disabled === 1) {
+        await recordAudit(tx, delivery.workspace_id, systemContext('webhook delivery'), {
+          action: 'webhook_endpoint.disabled',
+          target: { type: 'webhook_endpoint', id: delivery.endpoint_id, name: urlWithoutQuery(delivery.url) },
+          before: { enabled: true },
+          after: { enabled: false },
+        });
+      }
     } else if (!delivered) {
       const runAt = new Date(Date.now() + delays[attempts - 1]!);
       await tx.$executeRaw`SELECT ${deliverJob(delivery.id, runAt)}`;

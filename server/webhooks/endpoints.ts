@@ -1,8 +1,10 @@
+import type { AuditContext } from '../audit/context';
+import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
-import { badRequest, conflict, notFound } from '../errors';
+import { badRequest, conflict, notFound, nullIfMissing } from '../errors';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 import { FORBIDDEN_ADDRESS, FORBIDDEN_PORT, isAllowedPort, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
-import { deliverJob, EVENT_TYPES, type EventType } from './events';
+import { deliverJob, EVENT_TYPES, WORKSPACE_EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
 import { noteDeliveryQueued } from './request-scope';
 
@@ -69,35 +71,110 @@ export function parseEvents(names: string[]): EventType[] {
   return [...new Set(names)] as EventType[];
 }
 
-/** Saves an endpoint and returns it with its signing secret, which is never shown again. */
-export async function createEndpoint(db: Db, workspaceId: string, input: EndpointInput) {
-  await checkUrl(input.url);
-  if (input.projectId) {
-    const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
-    if (!project) throw notFound(PROJECT_NOT_FOUND);
-  }
+/** The events and project of an endpoint, checked together: a workspace's events go to endpoints of the whole workspace. */
+async function checkScope(db: Db, workspaceId: string, input: EndpointInput): Promise<EventType[]> {
   const events = parseEvents(input.events);
+  if (!input.projectId) return events;
+  const workspaceEvent = events.find((type) => (WORKSPACE_EVENT_TYPES as readonly string[]).includes(type));
+  if (workspaceEvent) throw badRequest(`events: ${workspaceEvent} is the whole workspace's; choose it on an endpoint for every project`);
+  const project = await db.project.findFirst({ where: { id: input.projectId, workspaceId }, select: { id: true } });
+  if (!project) throw notFound(PROJECT_NOT_FOUND);
+  return events;
+}
+
+/**
+ * The URL as the audit log names it: without its query and fragment, where receivers
+ * sometimes carry a token of their own.
+ */
+export function urlWithoutQuery(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return `${parsed.origin}${parsed.pathname}`;
+  } catch {
+    return '';
+  }
+}
+
+const audited = (endpoint: { url: string; events: string[]; projectId: string | null }) => ({
+  url: urlWithoutQuery(endpoint.url),
+  events: endpoint.events,
+  projectId: endpoint.projectId,
+});
+
+const endpointTarget = (endpoint: { id: string; url: string }) => ({
+  type: 'webhook_endpoint' as const,
+  id: endpoint.id,
+  name: urlWithoutQuery(endpoint.url),
+});
+
+/** Saves an endpoint and returns it with its signing secret, which is never shown again. */
+export async function createEndpoint(db: Db, workspaceId: string, input: EndpointInput, audit: AuditContext) {
+  await checkUrl(input.url);
+  const events = await checkScope(db, workspaceId, input);
   const secret = newSigningSecret();
   const endpoint = await db.$transaction(async (tx) => {
     // The workspace's row, locked, makes parallel creates count one after another.
     await tx.$queryRaw`SELECT 1 FROM workspace WHERE id = ${workspaceId}::uuid FOR UPDATE`;
     if ((await tx.webhookEndpoint.count({ where: { workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE) throw conflict(TOO_MANY_ENDPOINTS);
-    return tx.webhookEndpoint.create({
+    const created = await tx.webhookEndpoint.create({
       data: { workspaceId, url: input.url, events, projectId: input.projectId, secretSealed: sealSecret(secret) },
       select: endpointSelect,
     });
+    await recordAudit(tx, workspaceId, audit, {
+      action: 'webhook_endpoint.created',
+      target: endpointTarget(created),
+      after: audited(created),
+    });
+    return created;
   });
   return { ...endpoint, secret };
+}
+
+/** Changes an endpoint's URL, events and project; a change that changes nothing records nothing. */
+export async function updateEndpoint(db: Db, workspaceId: string, id: string, input: EndpointInput, audit: AuditContext) {
+  if (!UUID.test(id)) throw notFound(ENDPOINT_NOT_FOUND);
+  await checkUrl(input.url);
+  const events = await checkScope(db, workspaceId, input);
+  return db.$transaction(async (tx) => {
+    const [current] = await tx.$queryRaw<{ url: string; events: string[]; projectId: string | null }[]>`
+      SELECT url, events, project_id::text AS "projectId" FROM webhook_endpoint
+      WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid FOR UPDATE`;
+    if (!current) throw notFound(ENDPOINT_NOT_FOUND);
+    const updated = await tx.webhookEndpoint.update({
+      where: { id },
+      data: { url: input.url, events, projectId: input.projectId },
+      select: endpointSelect,
+    });
+    const before = { ...audited(current), url: current.url };
+    if (JSON.stringify(before) !== JSON.stringify({ ...audited(updated), url: updated.url })) {
+      await recordAudit(tx, workspaceId, audit, {
+        action: 'webhook_endpoint.updated',
+        target: endpointTarget(updated),
+        before: audited(current),
+        after: audited(updated),
+      });
+    }
+    return updated;
+  });
 }
 
 export function listEndpoints(db: Db, workspaceId: string) {
   return db.webhookEndpoint.findMany({ where: { workspaceId }, orderBy: [{ createdAt: 'desc' }, { id: 'asc' }], select: endpointSelect });
 }
 
-export async function deleteEndpoint(db: Db, workspaceId: string, id: string): Promise<void> {
+export async function deleteEndpoint(db: Db, workspaceId: string, id: string, audit: AuditContext): Promise<void> {
   if (!UUID.test(id)) throw notFound(ENDPOINT_NOT_FOUND);
-  const { count } = await db.webhookEndpoint.deleteMany({ where: { id, workspaceId } });
-  if (count === 0) throw notFound(ENDPOINT_NOT_FOUND);
+  await db.$transaction(async (tx) => {
+    const [deleted] = await tx.$queryRaw<{ url: string; events: string[]; projectId: string | null }[]>`
+      DELETE FROM webhook_endpoint WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid
+      RETURNING url, events, project_id::text AS "projectId"`;
+    if (!deleted) throw notFound(ENDPOINT_NOT_FOUND);
+    await recordAudit(tx, workspaceId, audit, {
+      action: 'webhook_endpoint.deleted',
+      target: endpointTarget({ id, url: deleted.url }),
+      before: audited(deleted),
+    });
+  });
 }
 
 /** The endpoint's last deliveries, newest first. */
@@ -146,29 +223,51 @@ export function previousSecretSignsUntil(endpoint: { previousSecretExpiresAt: Da
  * (it leaked) it stops with the next attempt. A second rotation within the day
  * drops the secret before the old one: two sign at most.
  */
-export async function rotateSecret(db: Db, workspaceId: string, id: string, { expirePrevious = false } = {}) {
+export async function rotateSecret(db: Db, workspaceId: string, id: string, { expirePrevious = false } = {}, audit: AuditContext) {
   if (!UUID.test(id)) throw notFound(ENDPOINT_NOT_FOUND);
   const secret = newSigningSecret();
   const expiresAt = expirePrevious ? null : new Date(Date.now() + PREVIOUS_SECRET_GRACE_MS);
-  // One statement, so the secret kept is the one this rotation replaced.
-  const rotated = await db.$executeRaw`
-    UPDATE webhook_endpoint
-    SET previous_secret_sealed = CASE WHEN ${!expirePrevious} THEN secret_sealed END,
-        previous_secret_expires_at = ${expiresAt}::timestamptz, secret_sealed = ${sealSecret(secret)}
-    WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid`;
-  if (rotated === 0) throw notFound(ENDPOINT_NOT_FOUND);
+  await db.$transaction(async (tx) => {
+    // One statement, so the secret kept is the one this rotation replaced.
+    const [rotated] = await tx.$queryRaw<{ url: string }[]>`
+      UPDATE webhook_endpoint
+      SET previous_secret_sealed = CASE WHEN ${!expirePrevious} THEN secret_sealed END,
+          previous_secret_expires_at = ${expiresAt}::timestamptz, secret_sealed = ${sealSecret(secret)}
+      WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid
+      RETURNING url`;
+    if (!rotated) throw notFound(ENDPOINT_NOT_FOUND);
+    await recordAudit(tx, workspaceId, audit, {
+      action: 'webhook_endpoint.secret_rotated',
+      target: endpointTarget({ id, url: rotated.url }),
+    });
+  });
   return { ...(await findEndpoint(db, workspaceId, id)), secret };
 }
 
 /** Disabled by hand, with that as its reason; enabling clears whatever disabled it. */
-export async function setEndpointEnabled(db: Db, workspaceId: string, id: string, enabled: boolean, by: string) {
+export async function setEndpointEnabled(db: Db, workspaceId: string, id: string, enabled: boolean, audit: AuditContext) {
   const current = await findEndpoint(db, workspaceId, id);
   if (enabled === (current.disabledAt === null)) return current;
-  return db.webhookEndpoint.update({
-    where: { id },
-    data: enabled ? { disabledAt: null, disabledReason: null } : { disabledAt: new Date(), disabledReason: `Disabled by ${by}.` },
-    select: endpointSelect,
-  });
+  const changed = await nullIfMissing(
+    db.$transaction(async (tx) => {
+      // Only the change that finds the endpoint as it was records it: two at once record one event.
+      const endpoint = await tx.webhookEndpoint.update({
+        where: { id, disabledAt: enabled ? { not: null } : null },
+        data: enabled
+          ? { disabledAt: null, disabledReason: null }
+          : { disabledAt: new Date(), disabledReason: `Disabled by ${audit.actor.name}.` },
+        select: endpointSelect,
+      });
+      await recordAudit(tx, workspaceId, audit, {
+        action: enabled ? 'webhook_endpoint.enabled' : 'webhook_endpoint.disabled',
+        target: endpointTarget(endpoint),
+        before: { enabled: !enabled },
+        after: { enabled },
+      });
+      return endpoint;
+    }),
+  );
+  return changed ?? findEndpoint(db, workspaceId, id);
 }
 
 /**
@@ -176,20 +275,30 @@ export async function setEndpointEnabled(db: Db, workspaceId: string, id: string
  * deduplicates sees the same event: it becomes pending with a fresh retry
  * schedule and is queued on the same graphile-worker job as any other.
  */
-export async function resendDelivery(db: Db, workspaceId: string, endpointId: string, deliveryId: string): Promise<void> {
+export async function resendDelivery(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  deliveryId: string,
+  audit: AuditContext,
+): Promise<void> {
   const endpoint = await findEndpoint(db, workspaceId, endpointId);
   if (endpoint.disabledAt) throw conflict('Enable the endpoint before sending a delivery again');
   if (!UUID.test(deliveryId)) throw notFound(DELIVERY_NOT_FOUND);
   await db.$transaction(async (tx) => {
-    const { count } = await tx.webhookDelivery.updateMany({
-      where: { id: deliveryId, endpointId, status: { not: 'pending' } },
-      data: { status: 'pending', attempts: 0, updatedAt: new Date() },
-    });
-    if (count === 0) {
+    const [resent] = await tx.$queryRaw<{ message_id: string; event_type: string }[]>`
+      UPDATE webhook_delivery SET status = 'pending', attempts = 0, updated_at = now()
+      WHERE id = ${deliveryId}::uuid AND endpoint_id = ${endpointId}::uuid AND status <> 'pending'
+      RETURNING message_id, event_type`;
+    if (!resent) {
       const exists = await tx.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId }, select: { id: true } });
       throw exists ? conflict('This delivery is already waiting to be sent') : notFound(DELIVERY_NOT_FOUND);
     }
     await tx.$executeRaw`SELECT ${deliverJob(deliveryId)}`;
+    await recordAudit(tx, workspaceId, audit, {
+      action: 'webhook_delivery.resent',
+      target: { type: 'webhook_delivery', id: deliveryId, name: `${resent.event_type} ${resent.message_id}` },
+    });
   });
   noteDeliveryQueued();
 }

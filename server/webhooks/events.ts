@@ -3,7 +3,15 @@ import { Prisma } from '../db/generated/client';
 import type { ProjectRef } from '../projects/types';
 import { noteDeliveryQueued } from './request-scope';
 
-export const EVENT_TYPES = ['task.created', 'task.updated', 'task.deleted', 'comment.created', 'attachment.created'] as const;
+/** A project's events: an endpoint choosing no type gets all of these. */
+export const PROJECT_EVENT_TYPES = ['task.created', 'task.updated', 'task.deleted', 'comment.created', 'attachment.created'] as const;
+export type ProjectEventType = (typeof PROJECT_EVENT_TYPES)[number];
+/**
+ * The workspace's audit log (server/audit/record.ts), streamed to the endpoints of the whole
+ * workspace that name it: receivers of the project events get no new body shape unasked.
+ */
+export const WORKSPACE_EVENT_TYPES = ['audit.event'] as const;
+export const EVENT_TYPES = [...PROJECT_EVENT_TYPES, ...WORKSPACE_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /** The graphile-worker task that delivers one webhook_delivery row. */
@@ -34,7 +42,7 @@ interface Target {
 }
 
 /** The endpoints `e` of project `p`'s workspace that want an event of this type now. */
-const wants = (type: EventType) => Prisma.sql`
+const wants = (type: ProjectEventType) => Prisma.sql`
   e.workspace_id = p.workspace_id AND e.disabled_at IS NULL
   AND (e.project_id IS NULL OR e.project_id = p.id)
   AND (cardinality(e.events) = 0 OR ${type} = ANY(e.events))`;
@@ -43,7 +51,7 @@ const wants = (type: EventType) => Prisma.sql`
  * Whether any endpoint wants this event: a column for a write's own statement, so
  * that a write nobody listens to sends no statement more for its event.
  */
-export function eventWanted(projectId: string, type: EventType): Prisma.Sql {
+export function eventWanted(projectId: string, type: ProjectEventType): Prisma.Sql {
   return Prisma.sql`EXISTS (SELECT 1 FROM project p JOIN webhook_endpoint e ON ${wants(type)} WHERE p.id = ${projectId}::uuid)`;
 }
 
@@ -57,7 +65,7 @@ export function eventWanted(projectId: string, type: EventType): Prisma.Sql {
 export async function enqueueEvent(
   tx: Tx,
   project: ProjectRef,
-  type: EventType,
+  type: ProjectEventType,
   data: EventData | (() => Promise<EventData>),
 ): Promise<void> {
   await enqueueEvents(tx, project, type, async () => [typeof data === 'function' ? await data() : data]);
@@ -68,7 +76,7 @@ export async function enqueueEvent(
  * each, still in one statement when no endpoint wants them and two however many
  * events and endpoints there are.
  */
-export async function enqueueEvents(tx: Tx, project: ProjectRef, type: EventType, data: () => Promise<EventData[]>): Promise<void> {
+export async function enqueueEvents(tx: Tx, project: ProjectRef, type: ProjectEventType, data: () => Promise<EventData[]>): Promise<void> {
   const targets = await tx.$queryRaw<Target[]>`
     SELECT e.id::text AS endpoint_id, w.id::text AS workspace_id, w.slug AS workspace_slug
     FROM project p

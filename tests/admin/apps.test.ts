@@ -8,6 +8,7 @@ import { createProject } from '../../server/projects/projects';
 import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
 import { runAdminInProcess } from '../support/cli';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 interface ListedApp {
   id: string;
@@ -24,22 +25,30 @@ let counter = 0;
 async function connected() {
   const workspace = await createWorkspace(db(), { slug: `apps-${process.pid}-${++counter}`, name: 'Apps Co' });
   const project = await createProject(db(), { workspaceId: workspace.id, slug: 'web', name: 'Web', keyPrefix: 'WEB' });
-  const admin = await addMember(db(), {
-    workspaceId: workspace.id,
-    email: `admin-${randomUUID()}@acme.test`,
-    name: 'Priya Raman',
-    role: 'admin',
-  });
+  const admin = await addMember(
+    db(),
+    {
+      workspaceId: workspace.id,
+      email: `admin-${randomUUID()}@acme.test`,
+      name: 'Priya Raman',
+      role: 'admin',
+    },
+    FIXTURE_AUDIT,
+  );
   const clientId = `cli-${randomUUID()}`;
   await db().oauthClient.create({ data: { id: randomUUID(), clientId, name: 'Claude', redirectUris: ['http://127.0.0.1:43117/cb'] } });
-  const id = await createGrant(db(), {
-    workspaceId: workspace.id,
-    clientId,
-    appName: 'Claude',
-    scopes: ['task:read'],
-    projectId: project.id,
-    approvedById: admin.id,
-  });
+  const id = await createGrant(
+    db(),
+    {
+      workspaceId: workspace.id,
+      clientId,
+      appName: 'Claude',
+      scopes: ['task:read'],
+      projectId: project.id,
+      approvedById: admin.id,
+    },
+    FIXTURE_AUDIT,
+  );
   const token = `${ACCESS_TOKEN_PREFIX}${randomUUID().replaceAll('-', '')}`;
   await db().oauthAccessToken.create({
     data: {

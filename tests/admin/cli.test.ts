@@ -9,6 +9,7 @@ import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
 import { parseCommand, UsageError } from '../../server/admin/parse';
 import { runAdmin, runAdminInProcess } from '../support/cli';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 let counter = 0;
 const slug = () => `cli-${process.pid}-${++counter}`;
@@ -24,7 +25,7 @@ async function workspace(options: { withProject?: boolean } = {}) {
 
 async function createKey(ws: string) {
   const workspaceId = (await db().workspace.findUniqueOrThrow({ where: { slug: ws } })).id;
-  return createApiKey(db(), workspaceId, { name: 'CI', scopes: ['task:read'], projectId: null, expiresAt: null }, null);
+  return createApiKey(db(), workspaceId, { name: 'CI', scopes: ['task:read'], projectId: null, expiresAt: null }, null, FIXTURE_AUDIT);
 }
 
 describe('admin CLI', () => {
@@ -237,7 +238,7 @@ describe('admin CLI', () => {
       [['label', 'create', '--workspace', 'ok', '--name', 'bug', '--color', 'red'], /--color: must be a hex color/],
       [
         ['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:read,task:foo'],
-        /--scopes: task:foo is not a scope; use task:read, task:create, task:update/,
+        /--scopes: task:foo is not a scope; use task:read, task:create, task:update, audit:read/,
       ],
       [
         ['member', 'add', '--workspace', 'ok', '--email', 'a@b.test', '--name', 'x', '--reset-password'],
@@ -265,7 +266,7 @@ describe('admin CLI', () => {
 
     it('never names a part of an option, like --scopes.0', async () => {
       await expect(parseCommand(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:delete'])).rejects.toThrow(
-        /^key create: --scopes: task:delete is not a scope; use task:read, task:create, task:update$/,
+        /^key create: --scopes: task:delete is not a scope; use task:read, task:create, task:update, audit:read, requests:read, usage:read$/,
       );
     });
   });
@@ -275,7 +276,9 @@ describe('admin CLI', () => {
       const result = await runAdminInProcess(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:foo', '--json']);
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
-      expect(result.stderr).toMatch(/^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update\n/);
+      expect(result.stderr).toMatch(
+        /^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update, audit:read, requests:read, usage:read\n/,
+      );
     });
 
     it('for a bad argument', async () => {
@@ -320,7 +323,7 @@ async function workspaceId(ws: string) {
 
 async function member(ws: string, role: 'owner' | 'admin' | 'member' = 'member', password?: string) {
   const email = `m-${ws}-${++counter}@example.test`;
-  return addMember(db(), { workspaceId: await workspaceId(ws), email, name: 'Someone', role, password });
+  return addMember(db(), { workspaceId: await workspaceId(ws), email, name: 'Someone', role, password }, FIXTURE_AUDIT);
 }
 
 async function openSession(userId: string) {
@@ -446,7 +449,11 @@ describe('admin CLI: member accounts', () => {
   it('member remove keeps the sessions of a user who is still in another workspace', async () => {
     const ws = await workspace();
     const removed = await member(ws);
-    await addMember(db(), { workspaceId: await workspaceId(await workspace()), email: removed.email, name: 'Someone', role: 'member' });
+    await addMember(
+      db(),
+      { workspaceId: await workspaceId(await workspace()), email: removed.email, name: 'Someone', role: 'member' },
+      FIXTURE_AUDIT,
+    );
     await openSession(removed.id);
     const result = await runAdminInProcess<{ sessionsEnded: number }>([
       'member',

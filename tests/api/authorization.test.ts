@@ -8,7 +8,7 @@ import { generateKeySecret, hashKey } from '../../server/keys/key-format';
 import { createProject } from '../../server/projects/projects';
 import { settleStorage } from '../../server/storage/storage';
 import { apiClient } from '../support/client';
-import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';
 
 // The per-key limit has its own tests; here every key may make as many requests as it needs.
@@ -164,7 +164,7 @@ beforeAll(async () => {
     unchecked: 'tk_3f9a1c0d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a39',
   };
   await db().apiKey.update({ where: { keyHash: hashKey(await fixture.key()) }, data: { keyHash: hashKey(keys.unchecked) } });
-  await revokeApiKey(db(), fixture.workspace.id, await keyIdOf(keys.revoked));
+  await revokeApiKey(db(), fixture.workspace.id, await keyIdOf(keys.revoked), FIXTURE_AUDIT);
   // Keys cannot be created already expired: move the expiry into the past in the database.
   await db().apiKey.update({ where: { keyHash: hashKey(keys.expired) }, data: { expiresAt: new Date(Date.now() - 60_000) } });
 

@@ -6,6 +6,7 @@ import { createEndpoint } from '../../server/webhooks/endpoints';
 import { useApi } from '../support/api';
 import { errorOf } from '../support/client';
 import type { Task } from '../support/types';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 
@@ -126,11 +127,16 @@ describe('POST /{projectSlug}/tasks/batch', () => {
 
   it('sends one task.created event per task', async () => {
     const project = await freshProject();
-    const endpoint = await createEndpoint(db(), api.fixture.workspace.id, {
-      url: `http://127.0.0.1:9/${randomUUID()}`,
-      events: ['task.created'],
-      projectId: project.id,
-    });
+    const endpoint = await createEndpoint(
+      db(),
+      api.fixture.workspace.id,
+      {
+        url: `http://127.0.0.1:9/${randomUUID()}`,
+        events: ['task.created'],
+        projectId: project.id,
+      },
+      FIXTURE_AUDIT,
+    );
 
     const response = await api.client.post(`/${project.slug}/tasks/batch`, { tasks: titles(5) });
 

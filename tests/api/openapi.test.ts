@@ -114,7 +114,7 @@ describe('GET /v1/public/openapi.json', () => {
     expect(document.servers).toEqual([{ url: `${env().appUrl}/v1/public` }]);
   });
 
-  it('describes exactly the operations: the twelve of the spec, the deleted-tasks list and the two steps of the direct upload', () => {
+  it('describes exactly the operations: the twelve of the spec, the extensions on tasks, the audit log, the request log and usage', () => {
     expect(
       operations()
         .map(([name]) => name)
@@ -122,7 +122,7 @@ describe('GET /v1/public/openapi.json', () => {
     ).toEqual([...OPERATIONS].sort());
   });
 
-  it("has the key's two schemes and OAuth 2's authorization code with the three scopes; every operation accepts any, OAuth with its scope", () => {
+  it("has the key's two schemes and OAuth 2's authorization code with the six scopes; every operation accepts any, OAuth with its scope", () => {
     const origin = new URL(env().appUrl).origin;
     expect(document.components.securitySchemes).toEqual({
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
@@ -134,7 +134,14 @@ describe('GET /v1/public/openapi.json', () => {
             authorizationUrl: `${origin}/api/auth/oauth2/authorize`,
             tokenUrl: `${origin}/api/auth/oauth2/token`,
             refreshUrl: `${origin}/api/auth/oauth2/token`,
-            scopes: { 'task:read': expect.any(String), 'task:create': expect.any(String), 'task:update': expect.any(String) },
+            scopes: {
+              'task:read': expect.any(String),
+              'task:create': expect.any(String),
+              'task:update': expect.any(String),
+              'audit:read': expect.any(String),
+              'requests:read': expect.any(String),
+              'usage:read': expect.any(String),
+            },
           },
         },
       }),
@@ -143,7 +150,9 @@ describe('GET /v1/public/openapi.json', () => {
       [...procedureMetas(publicRouter).values()].map((meta) => [`${meta.openapi?.method.toUpperCase()} ${meta.openapi?.path}`, meta.scope]),
     );
     for (const [name, operation] of operations()) {
-      expect(operation.security, name).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: [scopes.get(name)] }]);
+      // The caller's own requests need no scope: any token of the app will do.
+      const scope = scopes.get(name);
+      expect(operation.security, name).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: scope ? [scope] : [] }]);
     }
   });
 
@@ -158,13 +167,16 @@ describe('GET /v1/public/openapi.json', () => {
     expect(Object.keys(document.components.schemas).filter((name) => name.startsWith('error.') || name === 'Error')).toEqual([]);
   });
 
-  it('every operation declares 401, 403, 404, 429, 500 and 503 with the ApiError schema and the messages as examples', () => {
+  it('every operation declares 401, 403, 404, 429, 500 and 503 (those on the workspace no 404, its own requests no 403) with the ApiError schema and the messages as examples', () => {
     for (const [name, operation] of operations()) {
       const errors = Object.entries(operation.responses).filter(([status]) => Number(status) >= 400);
+      const onWorkspace = !name.includes('{projectSlug}');
+      const declared = ['401', ...(name === 'GET /requests/mine' ? [] : ['403']), ...(onWorkspace ? [] : ['404']), '429', '500', '503'];
       expect(
         errors.map(([status]) => status),
         name,
-      ).toEqual(expect.arrayContaining(['401', '403', '404', '429', '500', '503']));
+      ).toEqual(expect.arrayContaining(declared));
+      if (onWorkspace) expect(operation.responses['404'], name).toBeUndefined();
       for (const [status, response] of errors) {
         const json = response.content!['application/json']!;
         expect(json.schema, `${name} ${status}`).toEqual({ $ref: ERROR_REF });
@@ -181,7 +193,12 @@ describe('GET /v1/public/openapi.json', () => {
     }
   });
 
-  it('403 names the scope the operation needs', () => {
+  it('403 names the scope the operation needs, and on the workspace refuses a key of one project', () => {
+    expect(messagesOf(operationNamed('GET /requests'), '403')).toEqual([
+      'Missing required scope: requests:read',
+      "API key is limited to one project; the workspace's audit log, request log and usage need a key for every project",
+    ]);
+    expect(operationNamed('GET /requests/mine').responses['403']).toBeUndefined();
     expect(messagesOf(operationNamed('DELETE /{projectSlug}/tasks/{taskId}'), '403')).toEqual([
       'Missing required scope: task:update',
       'API key does not have access to project <slug>',
@@ -189,6 +206,27 @@ describe('GET /v1/public/openapi.json', () => {
     expect(messagesOf(operationNamed('POST /{projectSlug}/tasks/{taskId}/attachments'), '403')[0]).toBe(
       'Missing required scope: task:create',
     );
+  });
+
+  it('the audit log needs audit:read on a key for every project; its export is NDJSON or CSV', () => {
+    for (const name of ['GET /audit-events', 'GET /audit-events/export']) {
+      expect(messagesOf(operationNamed(name), '403')).toEqual([
+        'Missing required scope: audit:read',
+        "API key is limited to one project; the workspace's audit log, request log and usage need a key for every project",
+      ]);
+      expect(operationNamed(name).responses['404']).toBeUndefined();
+    }
+    expect(operationNamed('GET /audit-events').responses['200']!.content!['application/json']!.schema).toEqual({
+      $ref: '#/components/schemas/AuditEventList',
+    });
+    expect(Object.keys(operationNamed('GET /audit-events/export').responses['200']!.content!)).toEqual([
+      'application/x-ndjson',
+      'text/csv',
+    ]);
+    expect(document.webhooks['audit.event']!.post.requestBody!.content['application/json']!.schema.properties!.data).toMatchObject({
+      required: ['workspace', 'event'],
+      properties: { event: { $ref: '#/components/schemas/AuditEvent' } },
+    });
   });
 
   it('404 names what each operation looks up', () => {
@@ -208,6 +246,8 @@ describe('GET /v1/public/openapi.json', () => {
       .sort();
     expect(with400).toEqual(
       [
+        'GET /audit-events',
+        'GET /audit-events/export',
         'GET /{projectSlug}/tasks',
         'GET /{projectSlug}/tasks/deleted',
         'POST /{projectSlug}/tasks',
@@ -219,6 +259,9 @@ describe('GET /v1/public/openapi.json', () => {
         'POST /{projectSlug}/tasks/{taskId}/attachments',
         'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
         'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
+        'GET /requests',
+        'GET /requests/mine',
+        'GET /usage',
       ].sort(),
     );
     expect(messagesOf(operationNamed('POST /{projectSlug}/tasks'), '400')).toContain('Request body is not valid JSON');
@@ -291,7 +334,15 @@ describe('GET /v1/public/openapi.json', () => {
   });
 
   it('has tags with descriptions, a contact and a license', () => {
-    expect(document.tags.map((tag) => tag.name)).toEqual(['Lookups', 'Tasks', 'Comments', 'Attachments', 'Webhooks']);
+    expect(document.tags.map((tag) => tag.name)).toEqual([
+      'Lookups',
+      'Tasks',
+      'Comments',
+      'Attachments',
+      'Audit log',
+      'Requests',
+      'Webhooks',
+    ]);
     for (const tag of document.tags) expect(tag.description).toBeTruthy();
     expect(document.info.contact.url).toBe(`${env().appUrl}/docs`);
     expect(document.info.license.name).toBeTruthy();

@@ -57,3 +57,24 @@ export async function steadyStatements(
   }
   throw new Error(`${request.name}: no two of ${MAX_CAPTURES} requests in a row sent the same statements to ${baseUrl}`);
 }
+
+const LOGGED_REQUESTS = 1_000;
+// A server process writes its request log once a second (server/request-log/flush.ts): the last batch is written by then.
+const LAST_FLUSH_MS = 1_500;
+
+/**
+ * The request log's own statements per 1,000 requests of the scenario sent one
+ * after another: its flushes, written after answers, each a batch of records. One
+ * connection is its worst case, the fewest requests to a flush.
+ */
+export async function requestLogStatements(
+  baseUrl: string,
+  scenario: Scenario,
+  apiKey: string,
+  counter: StatementCounter,
+): Promise<number> {
+  counter.take();
+  await sendSequentially(baseUrl, scenario, apiKey, LOGGED_REQUESTS);
+  await new Promise((resolve) => setTimeout(resolve, LAST_FLUSH_MS));
+  return (counter.take().filter((statement) => statement.text.includes('request_log.')).length * 1_000) / LOGGED_REQUESTS;
+}

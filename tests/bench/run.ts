@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { countStatements, fixedRequest, steadyStatements } from './count';
+import { countStatements, fixedRequest, requestLogStatements, steadyStatements } from './count';
 import { createBenchDatabase, settleAfterWrites } from './database';
 import { drive, type LoadResult } from './load';
 import { describeMachine } from './machine';
@@ -109,6 +109,10 @@ async function countAll(databaseUrl: string, dataDir: string, fixture: BenchFixt
         `${scenario.name}: ${perRequest} statements per request` +
           (floorPerRequest === null ? '' : ` (floor ${floorPerRequest}; the same ${ours[1].length} statements)`),
       );
+    }
+    for (const scenario of selected.filter((s) => s.name === 'get' || s.name === 'create')) {
+      const perThousand = await requestLogStatements(server.url, scenario, fixture.apiKey, counter);
+      log(`${scenario.name}: the request log's own statements per 1,000 requests at one connection: ${perThousand}`);
     }
   } finally {
     await server.stop();

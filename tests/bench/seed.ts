@@ -3,6 +3,7 @@ import { createDb } from '../../server/db/client';
 import { createApiKey } from '../../server/keys/manage';
 import { SCOPES } from '../../server/keys/scopes';
 import { THINGS, VERBS } from '../../server/seed/demo';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 export interface BenchProject {
   id: string;
@@ -219,7 +220,13 @@ export async function seedWorkspace(
 
   const db = createDb(url, 1);
   try {
-    const key = await createApiKey(db, fixture.workspaceId, { name: 'bench', scopes: [...SCOPES], projectId: null, expiresAt: null }, null);
+    const key = await createApiKey(
+      db,
+      fixture.workspaceId,
+      { name: 'bench', scopes: [...SCOPES], projectId: null, expiresAt: null },
+      null,
+      FIXTURE_AUDIT,
+    );
     return { ...fixture, apiKey: key.key };
   } finally {
     await db.$disconnect();

@@ -141,4 +141,11 @@ describe('configuration', () => {
     expect(parseEnv({ WEB_CONCURRENCY: '3' }).webConcurrency).toBe(3);
     expect(problems({ WEB_CONCURRENCY: '0' })).toEqual(['WEB_CONCURRENCY must be a positive whole number']);
   });
+
+  it('keeps the request log 30 days unless REQUEST_LOG_RETENTION_DAYS says otherwise, and writes it after answers on Vercel', () => {
+    expect(parseEnv({}).requestLog).toEqual({ retentionDays: 30, flushAfterResponse: false });
+    expect(parseEnv({ REQUEST_LOG_RETENTION_DAYS: '7' }).requestLog.retentionDays).toBe(7);
+    expect(problems({ REQUEST_LOG_RETENTION_DAYS: '0' })).toEqual(['REQUEST_LOG_RETENTION_DAYS must be a positive whole number']);
+    expect(problems({ REQUEST_LOG_RETENTION_DAYS: 'a month' })).toEqual(['REQUEST_LOG_RETENTION_DAYS must be a positive whole number']);
+  });
 });

@@ -257,6 +257,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/audit-events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List audit events
+         * @description The workspace's audit log, newest first: keys and apps issued and revoked, webhook endpoints changed, members added, removed and given roles, sign-ins, and revoked or expired keys presented again. Filter by action or group (`action=api_key`), actor, target and time; read on with `after` = `meta.nextCursor`. Needs `audit:read` on a key for every project. Events are kept 400 days.
+         */
+        get: operations["auditEvents-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit-events/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export audit events
+         * @description Every event the filters match, newest first, streamed: NDJSON (`format=ndjson`, one AuditEvent per line) or CSV (`format=csv`, a header row, `changes` as JSON text). The same filters as List audit events, without pages.
+         */
+        get: operations["auditEvents-export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests/mine": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List my recent requests
+         * @description The caller's own requests of the last 24 hours, newest first: every key and app may read them, no scope needed. Find a failed call by the `X-Request-Id` it was answered with (`requestId`), by status (`4xx`) or by `Idempotency-Key`; a record appears within about a second of its answer.
+         */
+        get: operations["requests-mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List requests
+         * @description The workspace's request log: every request made with one of its keys or apps (each MCP tool call one), newest first, kept 30 days unless configured otherwise. No bodies and no secret headers are recorded.
+         */
+        get: operations["requests-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get usage
+         * @description The workspace's requests over a range of an hour to 90 days, per minute, hour or day (UTC), by status class, with p50 and p95 durations, and the keys, apps and operations that made them. Exact counts, from every server process and instance; a request is counted within about a second of its answer.
+         */
+        get: operations["usage-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "task.created": {
@@ -353,6 +453,26 @@ export interface webhooks {
          * @description Retried after 5 s, 1 min, 10 min, 1 h, 6 h and 12 h until your endpoint answers 2xx within 10 s; 410 disables the endpoint.
          */
         post: operations["webhook.attachment.created"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "audit.event": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event of the workspace's audit log; only to endpoints of every project that chose this type by name.
+         * @description Retried after 5 s, 1 min, 10 min, 1 h, 6 h and 12 h until your endpoint answers 2xx within 10 s; 410 disables the endpoint.
+         */
+        post: operations["webhook.audit.event"];
         delete?: never;
         options?: never;
         head?: never;
@@ -558,6 +678,185 @@ export interface components {
              * @example 2026-01-31T17:00:00.000Z
              */
             expiresAt: string;
+        };
+        AuditEventList: {
+            /** @description Newest first */
+            events: components["schemas"]["AuditEvent"][];
+            meta: {
+                hasMore: boolean;
+                /** @description Pass it as `after` to read on; null when the page is empty */
+                nextCursor: string | null;
+            };
+        };
+        AuditEvent: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
+             * @example 2026-01-31T17:00:00.000Z
+             */
+            occurredAt: string;
+            /** @enum {string} */
+            action: "api_key.created" | "api_key.revoked" | "api_key.rejected" | "oauth_app.connected" | "oauth_app.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.enabled" | "webhook_endpoint.disabled" | "webhook_endpoint.deleted" | "webhook_delivery.resent" | "member.added" | "member.removed" | "member.role_changed" | "member.password_reset" | "sign_in.succeeded" | "sign_in.failed" | "sign_in.locked_out" | "workspace.owner_set_up";
+            actor: components["schemas"]["AuditActor"];
+            target: components["schemas"]["AuditTarget"];
+            /** @description The client address the server resolved, never a forwarded header it does not trust */
+            ip: string | null;
+            userAgent: string | null;
+            /** @description The `X-Request-Id` the request answered with */
+            requestId: string | null;
+            /** @description Before and after of the fields the change touched, among name, scopes, projectId, expiresAt, url, events, enabled, role */
+            changes: {
+                [key: string]: {
+                    before: unknown;
+                    after: unknown;
+                };
+            } | null;
+        };
+        /** @description Who acted */
+        AuditActor: {
+            /** @enum {string} */
+            type: "person" | "api_key" | "oauth_app" | "cli" | "system";
+            /** @description Null for the CLI and the server itself */
+            id: string | null;
+            /** @description As it was when the event happened */
+            name: string | null;
+        };
+        /** @description What the action was on */
+        AuditTarget: {
+            /** @enum {string} */
+            type: "api_key" | "oauth_app" | "webhook_endpoint" | "webhook_delivery" | "user" | "workspace";
+            /** @description Null for the CLI and the server itself */
+            id: string | null;
+            /** @description As it was when the event happened */
+            name: string | null;
+        };
+        RequestList: {
+            /** @description Newest first */
+            requests: components["schemas"]["RequestRecord"][];
+            meta: {
+                hasMore: boolean;
+                /** @description Pass it as `after` to read older requests; null when there are none */
+                nextCursor: string | null;
+            };
+        };
+        RequestRecord: {
+            /**
+             * Format: uuid
+             * @description The `X-Request-Id` the request was answered with; the tool calls of one MCP request share it
+             */
+            requestId: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
+             * @example 2026-01-31T17:00:00.000Z
+             */
+            occurredAt: string;
+            /** @description The API key, or null for an app */
+            keyId: string | null;
+            /** @description The connected app, or null for an API key */
+            appId: string | null;
+            /** @example POST */
+            method: string;
+            /** @example /v1/public/{projectSlug}/tasks */
+            route: string;
+            /** @example /v1/public/web/tasks */
+            path: string;
+            /** @example 201 */
+            status: number;
+            /** @description From the request to its answer, in milliseconds */
+            durationMs: number;
+            idempotencyKey: string | null;
+            /** @description The answer was the one stored for the `Idempotency-Key`, sent again */
+            replayed: boolean;
+            /** @description The client's address */
+            ip: string;
+            userAgent: string | null;
+            /** @description The error message of a 4xx or 5xx answer; null otherwise */
+            message: string | null;
+        };
+        Usage: {
+            /** @enum {string} */
+            granularity: "minute" | "hour" | "day";
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
+             * @example 2026-01-31T17:00:00.000Z
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
+             * @example 2026-01-31T17:00:00.000Z
+             */
+            until: string;
+            total: components["schemas"]["UsageCounts"];
+            /** @description Buckets that saw requests, oldest first; a bucket starts on the minute, hour or day (UTC) */
+            buckets: {
+                /** @description Refused by the rate limit */
+                429: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 date-time in UTC
+                 * @example 2026-01-31T17:00:00.000Z
+                 */
+                start: string;
+                requests: number;
+                /** @description Answers that are no error, 304 Not Modified included */
+                "2xx": number;
+                /** @description Client errors other than 429 */
+                "4xx": number;
+                "5xx": number;
+                /** @description Median duration, read from log-scale buckets (at most 41 % high); null without requests */
+                p50Ms: number | null;
+                p95Ms: number | null;
+            }[];
+            /** @description The keys and apps, most requests first (at most 100) */
+            keys: {
+                /** @description Refused by the rate limit */
+                429: number;
+                keyId: string | null;
+                appId: string | null;
+                requests: number;
+                /** @description Answers that are no error, 304 Not Modified included */
+                "2xx": number;
+                /** @description Client errors other than 429 */
+                "4xx": number;
+                "5xx": number;
+                /** @description Median duration, read from log-scale buckets (at most 41 % high); null without requests */
+                p50Ms: number | null;
+                p95Ms: number | null;
+            }[];
+            /** @description The operations, most requests first (at most 100) */
+            routes: {
+                /** @description Refused by the rate limit */
+                429: number;
+                method: string;
+                route: string;
+                requests: number;
+                /** @description Answers that are no error, 304 Not Modified included */
+                "2xx": number;
+                /** @description Client errors other than 429 */
+                "4xx": number;
+                "5xx": number;
+                /** @description Median duration, read from log-scale buckets (at most 41 % high); null without requests */
+                p50Ms: number | null;
+                p95Ms: number | null;
+            }[];
+        };
+        UsageCounts: {
+            /** @description Refused by the rate limit */
+            429: number;
+            requests: number;
+            /** @description Answers that are no error, 304 Not Modified included */
+            "2xx": number;
+            /** @description Client errors other than 429 */
+            "4xx": number;
+            "5xx": number;
+            /** @description Median duration, read from log-scale buckets (at most 41 % high); null without requests */
+            p50Ms: number | null;
+            p95Ms: number | null;
         };
         /** @description Every error response has this shape. */
         ApiError: {
@@ -3848,6 +4147,664 @@ export interface operations {
             };
         };
     };
+    "auditEvents-list": {
+        parameters: {
+            query?: {
+                action?: string;
+                actorType?: "person" | "api_key" | "oauth_app" | "cli" | "system";
+                actorId?: string;
+                targetType?: "api_key" | "oauth_app" | "webhook_endpoint" | "webhook_delivery" | "user" | "workspace";
+                targetId?: string;
+                since?: string;
+                until?: string;
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEventList"];
+                };
+            };
+            /** @description `action: must be an action such as api_key.created or a group: <groups>`, `actorType: must be one of person, api_key, oauth_app, cli, system`, `targetType: must be one of api_key, oauth_app, webhook_endpoint, webhook_delivery, user, workspace`, `since: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `after: must be a cursor from meta.nextCursor`, `limit: must be a whole number from 1 to 100` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Missing required scope: audit:read`, `API key is limited to one project; the workspace's audit log, request log and usage need a key for every project` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "auditEvents-export": {
+        parameters: {
+            query?: {
+                action?: string;
+                actorType?: "person" | "api_key" | "oauth_app" | "cli" | "system";
+                actorId?: string;
+                targetType?: "api_key" | "oauth_app" | "webhook_endpoint" | "webhook_delivery" | "user" | "workspace";
+                targetId?: string;
+                since?: string;
+                until?: string;
+                format?: "ndjson" | "csv";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/x-ndjson": string;
+                    "text/csv": string;
+                };
+            };
+            /** @description `action: must be an action such as api_key.created or a group: <groups>`, `actorType: must be one of person, api_key, oauth_app, cli, system`, `targetType: must be one of api_key, oauth_app, webhook_endpoint, webhook_delivery, user, workspace`, `since: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `format: must be one of ndjson, csv` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Missing required scope: audit:read`, `API key is limited to one project; the workspace's audit log, request log and usage need a key for every project` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "requests-mine": {
+        parameters: {
+            query?: {
+                status?: string;
+                method?: "GET" | "POST" | "PATCH" | "DELETE";
+                route?: string;
+                requestId?: string;
+                idempotencyKey?: string;
+                since?: string;
+                until?: string;
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestList"];
+                };
+            };
+            /** @description `status: must be a status code such as 404, or a class: 2xx, 3xx, 4xx or 5xx`, `requestId: must be a UUID`, `since: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `after: must be a cursor from meta.nextCursor`, `limit: must be a whole number from 1 to 100` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "requests-list": {
+        parameters: {
+            query?: {
+                keyId?: string;
+                appId?: string;
+                status?: string;
+                method?: "GET" | "POST" | "PATCH" | "DELETE";
+                route?: string;
+                requestId?: string;
+                idempotencyKey?: string;
+                since?: string;
+                until?: string;
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestList"];
+                };
+            };
+            /** @description `status: must be a status code such as 404, or a class: 2xx, 3xx, 4xx or 5xx`, `requestId: must be a UUID`, `since: must be an ISO 8601 date-time with a time zone, e.g. 2026-01-31T17:00:00Z`, `after: must be a cursor from meta.nextCursor`, `limit: must be a whole number from 1 to 100`, `keyId: must be a UUID`, `appId: cannot be combined with keyId` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Missing required scope: requests:read`, `API key is limited to one project; the workspace's audit log, request log and usage need a key for every project` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "usage-get": {
+        parameters: {
+            query?: {
+                keyId?: string;
+                appId?: string;
+                route?: string;
+                granularity?: "minute" | "hour" | "day";
+                since?: string;
+                until?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Usage"];
+                };
+            };
+            /** @description `granularity: must be one of minute, hour, day`, `since: must be before until`, `since: must be within the last 90 days`, `until: must be at most 90 days after since`, `granularity: must be hour or day for a range of more than 24 hours`, `appId: cannot be combined with keyId` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Missing required scope: usage:read`, `API key is limited to one project; the workspace's audit log, request log and usage need a key for every project` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     "webhook.task.created": {
         parameters: {
             query?: never;
@@ -4182,6 +5139,64 @@ export interface operations {
                             /** @example WEB-12 */
                             externalId: string;
                         };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Any 2xx: delivered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled at once */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    "webhook.audit.event": {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description One per event and endpoint, the same on every retry: deduplicate on it.
+                 * @example msg_2f0c4d1e8a9b4c7d9e0f1a2b3c4d5e6f
+                 */
+                "webhook-id": string;
+                /**
+                 * @description Unix seconds when the attempt was signed.
+                 * @example 1795473269
+                 */
+                "webhook-timestamp": string;
+                /**
+                 * @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`; for 24 hours after a rotation a second, under the secret it replaced, space-separated: verify with either.
+                 * @example v1,cHTvpslqSOJqcTdFRHoxUjejKe0BYA+cNEEifytA0zc=
+                 */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "audit.event";
+                    /** Format: date-time */
+                    timestamp: string;
+                    data: {
+                        workspace: {
+                            /** Format: uuid */
+                            id: string;
+                            slug: string;
+                        };
+                        event: components["schemas"]["AuditEvent"];
                     };
                 };
             };

@@ -10,6 +10,7 @@ describe('migrations', () => {
       'account',
       'api_key',
       'attachment',
+      'audit_event',
       'comment',
       'idempotency_record',
       'label',
@@ -85,6 +86,14 @@ describe('migrations', () => {
         'sign_in_failure USING btree (created_at)',
         'UNIQUE idempotency_record USING btree (api_key_id, key)',
         'idempotency_record USING btree (expires_at)',
+        'audit_event USING btree (workspace_id, occurred_at DESC, id DESC)',
+        'audit_event USING btree (workspace_id, action, occurred_at DESC, id DESC)',
+        'audit_event USING btree (workspace_id, action_group, occurred_at DESC, id DESC)',
+        'audit_event USING btree (workspace_id, actor_type, occurred_at DESC, id DESC)',
+        'audit_event USING btree (workspace_id, actor_id, occurred_at DESC, id DESC)',
+        'audit_event USING btree (workspace_id, target_type, occurred_at DESC, id DESC)',
+        'audit_event USING btree (workspace_id, target_id, occurred_at DESC, id DESC)',
+        'audit_event USING btree (occurred_at, id)',
       ]),
     );
   });

@@ -5,7 +5,7 @@ import { createApiKey } from '../../server/keys/manage';
 import { createProject } from '../../server/projects/projects';
 import { nextTaskNumber } from '../../server/tasks/numbers';
 import { createWorkspace } from '../../server/workspaces/workspaces';
-import { createWorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture } from '../support/fixtures';
 
 async function insertTask(projectId: string, data: { statusId?: string; parentId?: string } = {}) {
   return db().$transaction(async (tx) => {
@@ -84,7 +84,13 @@ describe('data model', () => {
 
   it('stores no API key in plaintext anywhere in the database', async () => {
     const workspace = await createWorkspace(db(), { slug: `plain-${randomUUID().slice(0, 8)}`, name: 'Plain' });
-    const { key } = await createApiKey(db(), workspace.id, { name: 'k', scopes: ['task:read'], projectId: null, expiresAt: null }, null);
+    const { key } = await createApiKey(
+      db(),
+      workspace.id,
+      { name: 'k', scopes: ['task:read'], projectId: null, expiresAt: null },
+      null,
+      FIXTURE_AUDIT,
+    );
     const tables = await db().$queryRaw<{ table_name: string }[]>`
       SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`;
     for (const { table_name } of tables) {

@@ -114,7 +114,8 @@ describe('the API reference (/docs) in a browser', () => {
         .click();
       await page
         .getByRole('option', { name: `${language} ${client}` })
-        .or(page.getByText(client, { exact: true }))
+        // Within the open list only: the sidebar has a tag named Requests too.
+        .or(page.getByRole('listbox').getByText(client, { exact: true }))
         .first()
         .click();
       await expect.poll(() => example.textContent(), { message: language }).toContain(call);

@@ -6,7 +6,7 @@ import { db } from '../../server/db/client';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
-import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
 import { launchBrowser, signInThroughPage, type Browser } from './browser';
 import { ensureBuild } from '../support/build';
@@ -47,7 +47,7 @@ beforeAll(async () => {
   // The owner is in a second workspace with nothing in it: the empty states, and the switcher between the two.
   const owner = await createPerson(fx.workspace.id, 'owner');
   const empty = await createWorkspace(db(), { slug: `empty-${fx.workspace.slug}`, name: 'Empty Co' });
-  await addMember(db(), { workspaceId: empty.id, email: owner.email, name: owner.name, role: 'owner' });
+  await addMember(db(), { workspaceId: empty.id, email: owner.email, name: owner.name, role: 'owner' }, FIXTURE_AUDIT);
   emptySlug = empty.slug;
 
   browser = await launchBrowser(app.baseUrl, READER);
@@ -205,7 +205,7 @@ describe('a workspace with nothing in it yet', () => {
     await expect.poll(() => endpoints.getByTestId('empty-state').textContent()).toContain('No endpoints yet');
 
     const empty = await db().workspace.findUniqueOrThrow({ where: { slug: emptySlug } });
-    await createEndpoint(db(), empty.id, { url: WEBHOOK_URL, events: [], projectId: null });
+    await createEndpoint(db(), empty.id, { url: WEBHOOK_URL, events: [], projectId: null }, FIXTURE_AUDIT);
     await page.reload();
     const endpoint = page.getByRole('article', { name: WEBHOOK_URL });
     await endpoint.getByRole('button', { name: 'Show deliveries' }).click();

@@ -6,19 +6,20 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../../server/keys/scopes';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { callTool, mcpClient } from '../support/mcp';
 import { PATIENCE_MS } from '../support/patience';
 import { freePort } from '../support/ports';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from './app-server';
-import { OPERATIONS } from '../support/operations';
+import { PROJECT_OPERATIONS } from '../support/operations';
 
 let key: string;
 
 beforeAll(async () => {
   await ensureBuild();
-  key = await (await createWorkspaceFixture()).key();
+  key = await (await createWorkspaceFixture()).key({ scopes: [...SCOPES] });
 });
 
 /** Creates a task and uploads a file through MCP, then downloads it through the link the tool answered. */
@@ -52,7 +53,7 @@ describe('the production server (npm start)', () => {
   it('serves /v1/mcp from its own edge: tools listed, called, a file uploaded and downloaded byte-identical', async () => {
     const client = await mcpClient(app.baseUrl, key);
     try {
-      expect((await client.listTools()).tools).toHaveLength(OPERATIONS.length);
+      expect((await client.listTools()).tools).toHaveLength(PROJECT_OPERATIONS.length);
       await uploadRoundTrip(client);
     } finally {
       await client.close();

@@ -7,7 +7,7 @@ import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/wo
 import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
 import { apiClient } from '../support/client';
-import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { createPerson } from '../support/settings';
 import { startReceiver } from '../webhooks/receiver';
 import { launchBrowser, signInThroughPage, type Browser } from './browser';
@@ -87,11 +87,38 @@ describe('the webhooks page in a browser', () => {
     });
     afterAll(() => signedIn?.close());
 
+    it("changes an endpoint's events in place, and the audit log records the change by the owner", async () => {
+      const url = receiver.url('changed');
+      const created = await createEndpoint(db(), fx.workspace.id, { url, events: ['task.created'], projectId: null }, FIXTURE_AUDIT);
+      const page = await signedIn.context.newPage();
+      await page.goto(`${app.baseUrl}/settings/webhooks?workspace=${fx.workspace.slug}`);
+      const endpoint = page.getByRole('article', { name: url });
+      await endpoint.getByRole('button', { name: 'Edit' }).click();
+      const form = endpoint.getByRole('form', { name: `Change ${url}` });
+      expect(await form.getByRole('checkbox', { name: 'task.created' }).isChecked()).toBe(true);
+      await form.getByRole('checkbox', { name: 'task.deleted' }).check();
+      await form.getByRole('button', { name: 'Save changes' }).click();
+      await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Endpoint changed.');
+      await expect.poll(() => endpoint.textContent()).toContain('task.created, task.deleted');
+      expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } })).events).toEqual([
+        'task.created',
+        'task.deleted',
+      ]);
+      expect(await db().auditEvent.findMany({ where: { action: 'webhook_endpoint.updated', targetId: created.id } })).toMatchObject([
+        {
+          actorType: 'person',
+          actorId: owner.id,
+          changes: { events: { before: ['task.created'], after: ['task.created', 'task.deleted'] } },
+        },
+      ]);
+      await page.close();
+    });
+
     it('asks an owner of two workspaces which one, and deletes an endpoint only once confirmed', async () => {
       const other = await createWorkspace(db(), { slug: `beta-${randomBytes(3).toString('hex')}`, name: 'Beta Corp' });
-      await addMember(db(), { workspaceId: other.id, email: owner.email, name: owner.name, role: 'owner' });
+      await addMember(db(), { workspaceId: other.id, email: owner.email, name: owner.name, role: 'owner' }, FIXTURE_AUDIT);
       const url = receiver.url('deleted');
-      await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null });
+      await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null }, FIXTURE_AUDIT);
       const page = await signedIn.context.newPage();
       await page.goto(`${app.baseUrl}/settings/webhooks`);
       await page.getByRole('heading', { name: 'Choose a workspace' }).waitFor();
@@ -122,7 +149,7 @@ describe('the webhooks page in a browser', () => {
 
     it('rotates a secret keeping the old one for a day, or stopping it at once when it leaked', async () => {
       const url = receiver.url('rotated');
-      await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null });
+      await createEndpoint(db(), fx.workspace.id, { url, events: [], projectId: null }, FIXTURE_AUDIT);
       const page = await signedIn.context.newPage();
       await page.goto(`${app.baseUrl}/settings/webhooks?workspace=${fx.workspace.slug}`);
       const endpoint = page.getByRole('article', { name: url });

@@ -5,7 +5,7 @@ import { purgeStorage } from '../../server/retention/purge';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { apiClient } from '../support/client';
 import { useFakeBlobStore } from '../support/fake-blob-api';
-import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from '../e2e/app-server';
 import { PATIENCE_MS } from '../support/patience';
@@ -37,7 +37,8 @@ beforeAll(async () => {
       expiresAt: new Date(Date.now() - MINUTE_MS),
     },
   });
-  endpointId = (await createEndpoint(db(), fx.workspace.id, { url: 'http://127.0.0.1:9/hook', events: [], projectId: null })).id;
+  endpointId = (await createEndpoint(db(), fx.workspace.id, { url: 'http://127.0.0.1:9/hook', events: [], projectId: null }, FIXTURE_AUDIT))
+    .id;
   await db().$executeRaw`
     INSERT INTO webhook_delivery (id, endpoint_id, message_id, event_type, payload, status, created_at, updated_at)
     SELECT gen_random_uuid(), ${endpointId}::uuid, 'msg_' || gen_random_uuid(), 'task.created', '{}', 'delivered',

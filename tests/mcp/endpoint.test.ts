@@ -5,10 +5,12 @@ import { settleKeyUsage } from '../../server/auth/last-used';
 import { db } from '../../server/db/client';
 import { hashKey } from '../../server/keys/key-format';
 import { revokeApiKey } from '../../server/keys/manage';
+import { SCOPES } from '../../server/keys/scopes';
 import { useApi } from '../support/api';
 import { appOrigin } from '../support/settings';
 import { callTool, INITIALIZE, mcpClient, postMcp } from '../support/mcp';
-import { OPERATIONS } from '../support/operations';
+import { PROJECT_OPERATIONS } from '../support/operations';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 const api = useApi();
 
@@ -26,7 +28,7 @@ let expired: string;
 
 beforeAll(async () => {
   revoked = await api.fixture.key();
-  await revokeApiKey(db(), api.fixture.workspace.id, await keyIdOf(revoked));
+  await revokeApiKey(db(), api.fixture.workspace.id, await keyIdOf(revoked), FIXTURE_AUDIT);
   expired = await api.fixture.key({ expiresAt: new Date(Date.now() + 3_600_000) });
   await db().apiKey.update({ where: { keyHash: hashKey(expired) }, data: { expiresAt: new Date(Date.now() - 60_000) } });
 });
@@ -58,7 +60,7 @@ describe('authentication', () => {
     const client = await mcpClient(api.server.baseUrl, key);
     expect((await callTool(client, 'list_statuses', { projectSlug: 'web' })).isError).toBeFalsy();
 
-    await revokeApiKey(db(), api.fixture.workspace.id, await keyIdOf(key));
+    await revokeApiKey(db(), api.fixture.workspace.id, await keyIdOf(key), FIXTURE_AUDIT);
 
     await expect(client.callTool({ name: 'list_statuses', arguments: { projectSlug: 'web' } })).rejects.toThrow(/401/);
     await client.close();
@@ -106,8 +108,8 @@ describe('authentication', () => {
     expect(statuses.slice(0, 30).every((status) => status === 401)).toBe(true);
     expect(statuses[30]).toBe(429);
     // A valid key from the same address is still served.
-    const client = await mcpClient(api.server.baseUrl, api.key, { 'x-forwarded-for': address });
-    expect((await client.listTools()).tools).toHaveLength(OPERATIONS.length);
+    const client = await mcpClient(api.server.baseUrl, await api.fixture.key({ scopes: [...SCOPES] }), { 'x-forwarded-for': address });
+    expect((await client.listTools()).tools).toHaveLength(PROJECT_OPERATIONS.length);
     await client.close();
   });
 });

@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { useApi } from '../support/api';
+import { SCOPES, type Scope } from '../../server/keys/scopes';
 import { mcpClient } from '../support/mcp';
 
 const api = useApi();
@@ -8,7 +9,7 @@ const clients: Client[] = [];
 
 afterAll(() => Promise.all(clients.map((client) => client.close())));
 
-async function connect(scopes?: ('task:read' | 'task:create' | 'task:update')[]) {
+async function connect(scopes?: Scope[]) {
   const client = await mcpClient(api.server.baseUrl, await api.fixture.key({ scopes }));
   clients.push(client);
   return client;
@@ -26,20 +27,27 @@ const READ = [
 ];
 const CREATE = ['create_task', 'create_tasks', 'upload_attachment', 'start_direct_upload', 'complete_direct_upload'];
 const UPDATE = ['update_task', 'update_tasks', 'delete_task', 'add_comment'];
+// Every key and app may read its own requests; the workspace's log and usage need their scopes.
+const OWN = ['list_my_recent_requests'];
+const LOG = ['list_requests', 'get_usage'];
 
 describe('tools/list', () => {
   it('lists one tool per operation to a key with every scope', async () => {
-    const { tools } = await (await connect()).listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual([...READ, ...CREATE, ...UPDATE].sort());
+    const { tools } = await (await connect([...SCOPES])).listTools();
+    expect(tools.map((tool) => tool.name).sort()).toEqual([...READ, ...CREATE, ...UPDATE, ...OWN, ...LOG].sort());
   });
 
   it.each([
-    [['task:read'], READ],
-    [['task:create'], CREATE],
-    [['task:update'], UPDATE],
+    [['task:read'], [...READ, ...OWN]],
+    [['task:create'], [...CREATE, ...OWN]],
+    [['task:update'], [...UPDATE, ...OWN]],
     [
       ['task:read', 'task:update'],
-      [...READ, ...UPDATE],
+      [...READ, ...UPDATE, ...OWN],
+    ],
+    [
+      ['requests:read', 'usage:read'],
+      [...OWN, ...LOG],
     ],
   ] as const)('lists to a key with %j only the tools those scopes allow', async (scopes, names) => {
     const { tools } = await (await connect([...scopes])).listTools();
@@ -68,7 +76,7 @@ describe('tools/list', () => {
     for (const tool of tools) {
       expect(tool.outputSchema?.type).toBe('object');
       expect(JSON.stringify(tool.outputSchema)).not.toContain('$ref');
-      expect(tool.description).toContain('task:');
+      expect(tool.description).toMatch(/scope (task|requests|usage):|Needs no scope/);
     }
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
     expect(byName.get('list_statuses')!.outputSchema!.required).toEqual(['statuses']);

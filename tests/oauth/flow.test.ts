@@ -6,6 +6,7 @@ import { useApi } from '../support/api';
 import { callTool, INITIALIZE, mcpClient, postMcp } from '../support/mcp';
 import { connectApp, mcpResource, personSignedIn, registerClient, restResource, token } from '../support/oauth';
 import { appOrigin } from '../support/settings';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 const api = useApi();
 let admin: Awaited<ReturnType<typeof personSignedIn>>;
@@ -36,19 +37,19 @@ describe('discovery', () => {
       expect(await response.json()).toMatchObject({
         resource: mcpResource(),
         authorization_servers: [`${appOrigin()}/api/auth`],
-        scopes_supported: ['task:read', 'task:create', 'task:update'],
+        scopes_supported: ['task:read', 'task:create', 'task:update', 'requests:read', 'usage:read'],
       });
     }
   });
 
-  it('the REST API has its own protected resource metadata, from the same authorization server with the same scopes', async () => {
+  it('the REST API has its own protected resource metadata, from the same authorization server, with the audit log scope too', async () => {
     const response = await fetch(`${api.server.baseUrl}/.well-known/oauth-protected-resource/v1/public`);
 
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       resource: restResource(),
       authorization_servers: [`${appOrigin()}/api/auth`],
-      scopes_supported: ['task:read', 'task:create', 'task:update'],
+      scopes_supported: ['task:read', 'task:create', 'task:update', 'audit:read', 'requests:read', 'usage:read'],
       bearer_methods_supported: ['header'],
     });
   });
@@ -213,7 +214,7 @@ describe('a grant', () => {
     const grant = await db().oauthAccessToken.findFirstOrThrow({ where: { clientId: connected.clientId }, select: { referenceId: true } });
     expect((await api.clientWith(connected.tokens.access_token).get('/web/statuses')).status).toBe(200);
 
-    await revokeGrant(db(), api.fixture.workspace.id, grant.referenceId!);
+    await revokeGrant(db(), api.fixture.workspace.id, grant.referenceId!, FIXTURE_AUDIT);
 
     expect((await api.clientWith(connected.tokens.access_token).get('/web/statuses')).status).toBe(401);
     const mcp = await postMcp(api.server.baseUrl, INITIALIZE, { authorization: `Bearer ${connected.tokens.access_token}` });

@@ -5,6 +5,7 @@ import { purgeStorage } from '../../server/retention/purge';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { runPurge } from '../../server/webhooks/worker';
 import { useApi } from '../support/api';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 process.env.CRON_SECRET = 'cron-secret-for-tests';
@@ -13,8 +14,14 @@ const api = useApi();
 const DAY_MS = 24 * 3_600_000;
 
 async function endpoint() {
-  return (await createEndpoint(db(), api.fixture.workspace.id, { url: `http://127.0.0.1:9/${randomUUID()}`, events: [], projectId: null }))
-    .id;
+  return (
+    await createEndpoint(
+      db(),
+      api.fixture.workspace.id,
+      { url: `http://127.0.0.1:9/${randomUUID()}`, events: [], projectId: null },
+      FIXTURE_AUDIT,
+    )
+  ).id;
 }
 
 /** `count` deliveries of the endpoint, the newest `newestDaysAgo` days old, one a minute before each other. */

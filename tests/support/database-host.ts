@@ -52,6 +52,16 @@ const SCHEMA_FINGERPRINT = `
     SELECT 't' || t.tgname || ':' || t.tgrelid::regclass::text FROM pg_trigger t
   ) catalog`;
 
+// The request log's days are partitions its flush and the purge create as requests come
+// (server/request-log): rows more than schema, which the dump, migrated only, has none of.
+const DROP_REQUEST_LOG_DAYS = `
+  DO $$ DECLARE day record; BEGIN
+    FOR day IN SELECT c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+      WHERE n.nspname = 'request_log' AND c.relkind = 'r' AND c.relispartition LOOP
+      EXECUTE format('DROP TABLE request_log.%I', day.relname);
+    END LOOP;
+  END $$`;
+
 /** Reads what the dump holds: the schema's fingerprint, its rows and its sequences' values. */
 async function readTemplate(db: PGlite): Promise<Template> {
   const relations = await db.query<{ name: string; kind: string }>(`
@@ -108,6 +118,7 @@ async function reset(instance: Instance): Promise<void> {
   if (db.isInTransaction()) await db.exec('ROLLBACK');
   // Listeners, advisory locks, prepared statements, temporary tables and settings of the closed connections.
   await db.exec('DISCARD ALL');
+  await db.exec(DROP_REQUEST_LOG_DAYS);
   const { rows } = await db.query<{ schema: string }>(SCHEMA_FINGERPRINT);
   if (rows[0]!.schema !== schema) throw new Error('the schema changed');
   await db.exec(restore);

@@ -1,10 +1,14 @@
+import { systemContext } from '../../server/audit/context';
 import { randomBytes } from 'node:crypto';
 import { db } from '../../server/db/client';
 import { createApiKey } from '../../server/keys/manage';
-import { SCOPES, type Scope } from '../../server/keys/scopes';
+import { TASK_SCOPES, type Scope } from '../../server/keys/scopes';
 import { createLabel, createProject, createStatus } from '../../server/projects/projects';
 import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
+
+/** Who the audit log says made what the fixtures make. */
+export const FIXTURE_AUDIT = systemContext('test fixture');
 
 const unique = () => randomBytes(4).toString('hex');
 
@@ -16,12 +20,16 @@ export async function createWorkspaceFixture(options: { slug?: string } = {}) {
   const workspace = await createWorkspace(db(), { slug: options.slug ?? `ws-${unique()}`, name: 'Acme' });
   const [ada, grace, alan] = await Promise.all(
     ['Ada Lovelace', 'Grace Hopper', 'Alan Turing'].map((name) =>
-      addMember(db(), {
-        workspaceId: workspace.id,
-        email: `${name.split(' ')[0]!.toLowerCase()}-${unique()}@acme.test`,
-        name,
-        role: 'member',
-      }),
+      addMember(
+        db(),
+        {
+          workspaceId: workspace.id,
+          email: `${name.split(' ')[0]!.toLowerCase()}-${unique()}@acme.test`,
+          name,
+          role: 'member',
+        },
+        FIXTURE_AUDIT,
+      ),
     ),
   );
   const web = await createProject(db(), { workspaceId: workspace.id, slug: 'web', name: 'Web', keyPrefix: 'WEB' });
@@ -38,11 +46,12 @@ export async function createWorkspaceFixture(options: { slug?: string } = {}) {
       workspace.id,
       {
         name: options.name ?? 'CI bot',
-        scopes: options.scopes ?? [...SCOPES],
+        scopes: options.scopes ?? [...TASK_SCOPES],
         projectId: options.projectId ?? null,
         expiresAt: options.expiresAt ?? null,
       },
       null,
+      FIXTURE_AUDIT,
     );
     return created.key;
   }

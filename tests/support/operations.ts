@@ -1,8 +1,9 @@
 /**
- * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes and the
- * two steps of the direct upload, as `METHOD /path` below /v1/public.
+ * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes, the
+ * two steps of the direct upload, the workspace's audit log and its export, its request log, the
+ * caller's own requests and usage, as `METHOD /path` below /v1/public.
  */
-export const OPERATIONS = [
+export const PROJECT_OPERATIONS = [
   'GET /{projectSlug}/statuses',
   'GET /{projectSlug}/labels',
   'GET /{projectSlug}/members',
@@ -20,4 +21,10 @@ export const OPERATIONS = [
   'POST /{projectSlug}/tasks/{taskId}/attachments',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
+  'GET /requests/mine',
+  'GET /requests',
+  'GET /usage',
 ];
+
+/** Every operation of the OpenAPI document: the projects', and the workspace's audit log (no MCP tool). */
+export const OPERATIONS = [...PROJECT_OPERATIONS, 'GET /audit-events', 'GET /audit-events/export'];

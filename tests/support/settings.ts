@@ -6,6 +6,7 @@ import { env } from '../../server/env';
 import type { SettingsRouter } from '../../server/settings/router';
 import { addMember } from '../../server/workspaces/members';
 import { loopbackAddress, requestFrom } from './loopback-client';
+import { FIXTURE_AUDIT } from './fixtures';
 
 /** The Origin a browser on the app's own pages sends. */
 export const appOrigin = () => new URL(env().appUrl).origin;
@@ -20,7 +21,7 @@ let passwordHash: Promise<string> | undefined;
 export async function createPerson(workspaceId: string, role: Role) {
   const email = `${role}-${randomBytes(4).toString('hex')}@acme.test`;
   passwordHash ??= import('better-auth/crypto').then(({ hashPassword }) => hashPassword(PASSWORD));
-  const person = await addMember(db(), { workspaceId, email, name: `An ${role}`, role });
+  const person = await addMember(db(), { workspaceId, email, name: `An ${role}`, role }, FIXTURE_AUDIT);
   await db().account.create({
     data: { id: randomUUID(), providerId: 'credential', accountId: person.id, userId: person.id, password: await passwordHash },
   });
@@ -35,6 +36,8 @@ export interface SignInResult {
   /** better-auth's answer: the user, or a message why not. */
   body: { user?: { email: string }; message?: string } | null;
   retryAfter: string | undefined;
+  /** The X-Request-Id the answer carried. */
+  requestId: string | undefined;
 }
 
 /**
@@ -60,6 +63,7 @@ export async function signIn(
     cookie: setCookies.map((c) => c.split(';')[0]).join('; '),
     body: response.body ? JSON.parse(response.body) : null,
     retryAfter: response.headers['retry-after'],
+    requestId: response.headers['x-request-id'] as string | undefined,
   };
 }
 
@@ -100,7 +104,7 @@ export function settingsClient(baseUrl: string, options: { cookie?: string; orig
   // One of data and error is there, as status says: typed as present, reading the absent one fails the test.
   const read = async <P extends SettingsPath>(response: Response) => {
     const body = (await response.json()) as { result: { data: OutputOf<P> }; error: SettingsError };
-    return { status: response.status, data: body.result?.data, error: body.error };
+    return { status: response.status, data: body.result?.data, error: body.error, requestId: response.headers.get('x-request-id') };
   };
   return {
     query: async <P extends SettingsPath>(path: P, input: unknown) =>

@@ -1,10 +1,13 @@
 import type { z } from 'zod';
 import type { attachmentSchema } from '../../server/schemas/attachment';
+import type { auditEventListSchema } from '../../server/schemas/audit';
 import type { commentSchema } from '../../server/schemas/comment';
 import type { errorSchema, successSchema } from '../../server/schemas/common';
 import type { directUploadSchema } from '../../server/schemas/direct-upload';
 import type { labelSchema, memberSchema, statusSchema } from '../../server/schemas/lookups';
+import type { requestListSchema } from '../../server/schemas/request-log';
 import type { deletedTaskListSchema, taskBatchSchema, taskListSchema, taskSchema } from '../../server/schemas/task';
+import type { usageSchema } from '../../server/schemas/usage';
 
 /** The public API's answers as the tests read them: the response schemas' own types. */
 export type Task = z.output<typeof taskSchema>;
@@ -19,27 +22,37 @@ export type Label = z.output<typeof labelSchema>;
 export type Member = z.output<typeof memberSchema>;
 export type Success = z.output<typeof successSchema>;
 export type ApiError = z.output<typeof errorSchema>;
+export type AuditEventList = z.output<typeof auditEventListSchema>;
+export type RequestList = z.output<typeof requestListSchema>;
+export type RequestRecord = RequestList['requests'][number];
+export type Usage = z.output<typeof usageSchema>;
 
 type Query = '' | `?${string}`;
 
 /** The success body of a GET of `path`, by the operation its shape names; `unknown` for anything else. */
-export type GetBody<P extends string> = P extends `/${string}/tasks/deleted${Query}`
-  ? DeletedTaskList
-  : P extends `/${string}/tasks/${string}/comments${Query}`
-    ? Comment[]
-    : P extends `/${string}/tasks/${string}/attachments/${string}`
-      ? Attachment
-      : P extends `/${string}/tasks/${string}`
-        ? Task
-        : P extends `/${string}/tasks${Query}`
-          ? TaskList
-          : P extends `/${string}/statuses${Query}`
-            ? Status[]
-            : P extends `/${string}/labels${Query}`
-              ? Label[]
-              : P extends `/${string}/members${Query}`
-                ? Member[]
-                : unknown;
+export type GetBody<P extends string> = P extends `/audit-events${Query}`
+  ? AuditEventList
+  : P extends `/requests${string}`
+    ? RequestList
+    : P extends `/usage${string}`
+      ? Usage
+      : P extends `/${string}/tasks/deleted${Query}`
+        ? DeletedTaskList
+        : P extends `/${string}/tasks/${string}/comments${Query}`
+          ? Comment[]
+          : P extends `/${string}/tasks/${string}/attachments/${string}`
+            ? Attachment
+            : P extends `/${string}/tasks/${string}`
+              ? Task
+              : P extends `/${string}/tasks${Query}`
+                ? TaskList
+                : P extends `/${string}/statuses${Query}`
+                  ? Status[]
+                  : P extends `/${string}/labels${Query}`
+                    ? Label[]
+                    : P extends `/${string}/members${Query}`
+                      ? Member[]
+                      : unknown;
 
 /** The success body of a POST to `path`. */
 export type PostBody<P extends string> = P extends `/${string}/tasks/batch`

@@ -12,7 +12,7 @@ import { createEndpoint } from '../../server/webhooks/endpoints';
 import { ensureBuild } from '../support/build';
 import { withoutTestMarkers } from '../e2e/app-server';
 import { apiClient } from '../support/client';
-import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { freePort } from '../support/ports';
 import { startReceiver } from './receiver';
 import { PATIENCE_MS } from '../support/patience';
@@ -75,7 +75,12 @@ afterAll(async () => {
 describe('webhooks where no worker runs beside the server (Vercel)', () => {
   it('a change that queued an event attempts its delivery right after the response, with no worker and no Cron call', async () => {
     const hookPath = randomUUID();
-    const hook = await createEndpoint(db(), fx.workspace.id, { url: receiver.url(hookPath), events: ['task.created'], projectId: null });
+    const hook = await createEndpoint(
+      db(),
+      fx.workspace.id,
+      { url: receiver.url(hookPath), events: ['task.created'], projectId: null },
+      FIXTURE_AUDIT,
+    );
     const client = apiClient(baseUrl, await fx.key());
 
     const created = await client.post('/web/tasks', { title: 'Attempted after the answer' });

@@ -8,6 +8,7 @@ import { runDueWebhooks } from '../../server/webhooks/worker';
 import { useApi } from '../support/api';
 import { PATIENCE_MS } from '../support/patience';
 import { startReceiver } from './receiver';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 process.env.CRON_SECRET = 'cron-secret-for-tests';
@@ -25,11 +26,16 @@ const cron = (authorization?: string) =>
 describe('the Vercel Cron route', () => {
   it('with CRON_SECRET as bearer token, delivers what is due; without it, answers 401 and sends nothing', async () => {
     const path = randomUUID();
-    const hook = await createEndpoint(db(), api.fixture.workspace.id, {
-      url: receiver.url(path),
-      events: ['task.created'],
-      projectId: null,
-    });
+    const hook = await createEndpoint(
+      db(),
+      api.fixture.workspace.id,
+      {
+        url: receiver.url(path),
+        events: ['task.created'],
+        projectId: null,
+      },
+      FIXTURE_AUDIT,
+    );
     expect((await api.client.post('/web/tasks', { title: 'Via cron' })).status).toBe(201);
 
     expect((await cron()).status).toBe(401);
@@ -49,11 +55,16 @@ describe('a run within a time limit (the Cron route, after a response)', () => {
     await db().webhookEndpoint.deleteMany({ where: { workspaceId: api.fixture.workspace.id } });
     const path = randomUUID();
     const release = receiver.hold(path);
-    const hook = await createEndpoint(db(), api.fixture.workspace.id, {
-      url: receiver.url(path),
-      events: ['task.created'],
-      projectId: null,
-    });
+    const hook = await createEndpoint(
+      db(),
+      api.fixture.workspace.id,
+      {
+        url: receiver.url(path),
+        events: ['task.created'],
+        projectId: null,
+      },
+      FIXTURE_AUDIT,
+    );
     for (let i = 0; i < 8; i += 1) expect((await api.client.post('/web/tasks', { title: `Queued ${i}` })).status).toBe(201);
 
     // Attempts may start in the run's first 5 s: the worker takes four at once, which the receiver

@@ -9,6 +9,7 @@ import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/wo
 import { useApi } from '../support/api';
 import { createTask, startReceiver, type Received } from './receiver';
 import { PATIENCE_MS } from '../support/patience';
+import { FIXTURE_AUDIT } from '../support/fixtures';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 // Two retries, at once: a delivery is tried three times before its endpoint is disabled.
@@ -29,7 +30,7 @@ afterAll(async () => {
 
 async function endpoint(events: EventType[] = []) {
   const path = randomUUID();
-  const created = await createEndpoint(db(), api.fixture.workspace.id, { url: receiver.url(path), events, projectId: null });
+  const created = await createEndpoint(db(), api.fixture.workspace.id, { url: receiver.url(path), events, projectId: null }, FIXTURE_AUDIT);
   return {
     ...created,
     received: () => receiver.received(path),
@@ -115,6 +116,10 @@ describe('delivery', () => {
     const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: hook.id } });
     expect(row.disabledAt).not.toBeNull();
     expect(row.disabledReason).toBe('The endpoint answered 410 Gone.');
+    // The audit log names the server as who disabled it, in the attempt's own transaction.
+    expect(await db().auditEvent.findMany({ where: { action: 'webhook_endpoint.disabled', targetId: hook.id } })).toMatchObject([
+      { actorType: 'system', actorName: 'webhook delivery', changes: { enabled: { before: true, after: false } } },
+    ]);
     await createTask(api);
     expect(await db().webhookDelivery.count({ where: { endpointId: hook.id } })).toBe(1);
   });

@@ -5,18 +5,23 @@ import { createEndpoint } from '../../server/webhooks/endpoints';
 import { DELIVER_JOB, enqueueEvent, type EventType } from '../../server/webhooks/events';
 import { openSecret } from '../../server/webhooks/secret';
 import { useApi } from '../support/api';
-import { createWorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture } from '../support/fixtures';
 import { createTask } from './receiver';
 
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 const api = useApi();
 
 async function endpoint(options: { events?: EventType[]; projectId?: string | null; workspaceId?: string } = {}) {
-  return createEndpoint(db(), options.workspaceId ?? api.fixture.workspace.id, {
-    url: 'https://hooks.example.test/receive',
-    events: options.events ?? [],
-    projectId: options.projectId ?? null,
-  });
+  return createEndpoint(
+    db(),
+    options.workspaceId ?? api.fixture.workspace.id,
+    {
+      url: 'https://hooks.example.test/receive',
+      events: options.events ?? [],
+      projectId: options.projectId ?? null,
+    },
+    FIXTURE_AUDIT,
+  );
 }
 
 /** The events recorded for an endpoint, oldest first, with their bodies parsed. */

@@ -5,7 +5,7 @@ import { attemptDelivery } from '../../server/webhooks/deliver';
 import { createEndpoint } from '../../server/webhooks/endpoints';
 import { sealSecret, newSigningSecret } from '../../server/webhooks/secret';
 import { useApi } from '../support/api';
-import { createWorkspaceFixture } from '../support/fixtures';
+import { FIXTURE_AUDIT, createWorkspaceFixture } from '../support/fixtures';
 import { startReceiver } from './receiver';
 
 // The guard is on: WEBHOOK_ALLOW_PRIVATE_ADDRESSES is not set in this file.
@@ -18,10 +18,10 @@ beforeAll(async () => {
 });
 afterAll(() => receiver.close());
 
-const save = (url: string) => createEndpoint(db(), api.fixture.workspace.id, { url, events: [], projectId: null });
+const save = (url: string) => createEndpoint(db(), api.fixture.workspace.id, { url, events: [], projectId: null }, FIXTURE_AUDIT);
 // Endpoints this file saves at public addresses belong to a workspace where nothing ever happens: no event, no request.
 const saveQuiet = async (url: string) =>
-  createEndpoint(db(), (await createWorkspaceFixture()).workspace.id, { url, events: [], projectId: null });
+  createEndpoint(db(), (await createWorkspaceFixture()).workspace.id, { url, events: [], projectId: null }, FIXTURE_AUDIT);
 
 describe('no webhooks into the network', () => {
   it.each([

@@ -1,7 +1,7 @@
 'use client';
 
 import { useState, type FormEvent } from 'react';
-import { SCOPE_DESCRIPTIONS, type Scope } from '@/server/keys/scopes';
+import { SCOPE_DESCRIPTIONS, TASK_SCOPES, type Scope } from '@/server/keys/scopes';
 import { formProblem, internalApi } from '../../settings/internal-api';
 import { Button } from '../../ui/button';
 import { Callout } from '../../ui/feedback';
@@ -92,7 +92,8 @@ export function ConsentForm({
           <ChoiceGroup id="scopes" legend="It may">
             {scopes.map((scope) => (
               <Choice key={scope} label={SCOPE_DESCRIPTIONS[scope]} description={<code>{scope}</code>}>
-                <input type="checkbox" name="scopes" value={scope} defaultChecked />
+                {/* Beyond the tasks' scopes (the audit log, the request log, usage), nothing is granted unless the person ticks it, even when the app asks. */}
+                <input type="checkbox" name="scopes" value={scope} defaultChecked={(TASK_SCOPES as readonly string[]).includes(scope)} />
               </Choice>
             ))}
           </ChoiceGroup>

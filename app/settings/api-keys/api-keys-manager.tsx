@@ -2,6 +2,7 @@
 
 import { useState } from 'react';
 import type { KeyView } from '@/server/settings/key-view';
+import type { LastDay } from '@/server/usage/last-day';
 import { Section } from '../../ui/app-shell';
 import { StatusLine } from '../../ui/feedback';
 import { SecretReveal } from '../../ui/secret-reveal';
@@ -11,7 +12,18 @@ import { KeyList } from './key-list';
 import { RevokeDialog } from './revoke-dialog';
 
 /** The interactive part of the page: create, reveal once, list, revoke. */
-export function ApiKeysManager({ workspace, projects, initialKeys }: { workspace: string; projects: Project[]; initialKeys: KeyView[] }) {
+export function ApiKeysManager({
+  workspace,
+  projects,
+  initialKeys,
+  lastDay,
+}: {
+  workspace: string;
+  projects: Project[];
+  initialKeys: KeyView[];
+  /** Each key's requests of the last 24 hours, as the page was rendered. */
+  lastDay: Record<string, LastDay>;
+}) {
   const [keys, setKeys] = useState(initialKeys);
   const [revealed, setRevealed] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<KeyView | null>(null);
@@ -51,7 +63,7 @@ export function ApiKeysManager({ workspace, projects, initialKeys }: { workspace
         />
       )}
       <Section id="keys-heading" title="Keys" description="Every key of this workspace, newest first. A revoked key stays listed.">
-        <KeyList keys={keys} onRevoke={setRevoking} />
+        <KeyList workspace={workspace} keys={keys} lastDay={lastDay} onRevoke={setRevoking} />
       </Section>
       <Section id="create-heading" title="Create a key" description="The key is shown once, right after it is created.">
         <CreateKeyForm workspace={workspace} projects={projects} onCreated={created} />

@@ -1,6 +1,9 @@
 'use client';
 
+import Link from 'next/link';
 import type { KeyView } from '@/server/settings/key-view';
+import type { LastDay } from '@/server/usage/last-day';
+import { LastDayLines } from '../activity/last-day';
 import { Button } from '../../ui/button';
 import { DataTable } from '../../ui/data-table';
 import { Badge, EmptyState } from '../../ui/feedback';
@@ -12,7 +15,17 @@ function When({ iso, none }: { iso: string | null; none: string }) {
   return iso ? <RelativeTime iso={iso} /> : <span className={styles.none}>{none}</span>;
 }
 
-export function KeyList({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (key: KeyView) => void }) {
+export function KeyList({
+  workspace,
+  keys,
+  lastDay,
+  onRevoke,
+}: {
+  workspace: string;
+  keys: KeyView[];
+  lastDay: Record<string, LastDay>;
+  onRevoke: (key: KeyView) => void;
+}) {
   return (
     <DataTable
       caption="API keys of this workspace"
@@ -21,7 +34,11 @@ export function KeyList({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (key: K
       empty={<EmptyState title="No API keys yet">Create one below to let a script, an agent or a service use this workspace.</EmptyState>}
       row={(key) => (
         <tr key={key.id} data-key-id={key.id}>
-          <th scope="row">{key.name}</th>
+          <th scope="row">
+            <Link href={`/settings/api-keys/${key.id}?workspace=${encodeURIComponent(workspace)}`} prefetch={false}>
+              {key.name}
+            </Link>
+          </th>
           <td data-label="Key">
             <code>{key.hint}</code>
           </td>
@@ -36,6 +53,7 @@ export function KeyList({ keys, onRevoke }: { keys: KeyView[]; onRevoke: (key: K
           </td>
           <td data-label="Last used">
             <When iso={key.lastUsedAt} none="Never" />
+            <LastDayLines lastDay={lastDay[key.id]} />
           </td>
           <td data-label="State">
             <Badge tone={STATE_BADGE[key.state].tone}>{STATE_BADGE[key.state].label}</Badge>

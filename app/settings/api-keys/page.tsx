@@ -30,6 +30,10 @@ export default function ApiKeysPage({ searchParams }: { searchParams: Promise<{ 
 /** The first render's data comes through the same router the page's own calls use. */
 async function KeyManagement({ slug, requestHeaders }: { slug: string; requestHeaders: Headers }) {
   const caller = settingsCaller({ headers: requestHeaders });
-  const [keys, projects] = await Promise.all([caller.keys.list({ workspace: slug }), caller.projects.list({ workspace: slug })]);
-  return <ApiKeysManager workspace={slug} projects={projects} initialKeys={keys} />;
+  const [keys, projects, lastDay] = await Promise.all([
+    caller.keys.list({ workspace: slug }),
+    caller.projects.list({ workspace: slug }),
+    caller.usage.lastDay({ workspace: slug }),
+  ]);
+  return <ApiKeysManager workspace={slug} projects={projects} initialKeys={keys} lastDay={lastDay} />;
 }

@@ -1,7 +1,10 @@
 'use client';
 
+import Link from 'next/link';
 import { useState } from 'react';
 import type { AppView } from '@/server/settings/apps';
+import type { LastDay } from '@/server/usage/last-day';
+import { LastDayLines } from '../activity/last-day';
 import { Button } from '../../ui/button';
 import { ConfirmDialog } from '../../ui/confirm-dialog';
 import { DataTable } from '../../ui/data-table';
@@ -10,7 +13,16 @@ import { RelativeTime } from '../../ui/relative-time';
 import { formProblem, internalApi } from '../internal-api';
 
 /** Each app approved in the workspace, who approved it and what it may do; Revoke asks first. */
-export function AppsManager({ workspace, initialApps }: { workspace: string; initialApps: AppView[] }) {
+export function AppsManager({
+  workspace,
+  initialApps,
+  lastDay,
+}: {
+  workspace: string;
+  initialApps: AppView[];
+  /** Each app's requests of the last 24 hours, as the page was rendered. */
+  lastDay: Record<string, LastDay>;
+}) {
   const [apps, setApps] = useState(initialApps);
   const [revoking, setRevoking] = useState<AppView | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -46,7 +58,10 @@ export function AppsManager({ workspace, initialApps }: { workspace: string; ini
         row={(app) => (
           <tr key={app.id}>
             <th scope="row" data-label="App">
-              {app.app} <Badge tone={app.state === 'active' ? 'ok' : 'muted'}>{app.state}</Badge>
+              <Link href={`/settings/apps/${app.id}?workspace=${encodeURIComponent(workspace)}`} prefetch={false}>
+                {app.app}
+              </Link>{' '}
+              <Badge tone={app.state === 'active' ? 'ok' : 'muted'}>{app.state}</Badge>
             </th>
             <td data-label="Approved by">{app.approvedBy ?? '—'}</td>
             <td data-label="Scopes">{app.scopes.join(', ')}</td>
@@ -54,7 +69,10 @@ export function AppsManager({ workspace, initialApps }: { workspace: string; ini
             <td data-label="Connected">
               <RelativeTime iso={app.createdAt} />
             </td>
-            <td data-label="Last used">{app.lastUsedAt ? <RelativeTime iso={app.lastUsedAt} /> : 'Never'}</td>
+            <td data-label="Last used">
+              {app.lastUsedAt ? <RelativeTime iso={app.lastUsedAt} /> : 'Never'}
+              <LastDayLines lastDay={lastDay[app.id]} />
+            </td>
             <td>
               {app.state === 'active' && (
                 <Button variant="danger" onClick={() => setRevoking(app)}>

@@ -20,6 +20,7 @@ export default function ConnectedAppsPage({ searchParams }: { searchParams: Prom
 }
 
 async function Apps({ slug, requestHeaders }: { slug: string; requestHeaders: Headers }) {
-  const apps = await settingsCaller({ headers: requestHeaders }).apps.list({ workspace: slug });
-  return <AppsManager workspace={slug} initialApps={apps} />;
+  const caller = settingsCaller({ headers: requestHeaders });
+  const [apps, lastDay] = await Promise.all([caller.apps.list({ workspace: slug }), caller.usage.lastDay({ workspace: slug })]);
+  return <AppsManager workspace={slug} initialApps={apps} lastDay={lastDay} />;
 }

@@ -1,5 +1,6 @@
 'use client';
 
+import type { ReactNode } from 'react';
 import type { DeliveryView, EndpointView } from '@/server/settings/webhooks';
 import { Button } from '../../ui/button';
 import { Badge, Callout } from '../../ui/feedback';
@@ -12,6 +13,8 @@ export function EndpointCard({
   endpoint,
   projectName,
   deliveries,
+  editor,
+  onEdit,
   onRotate,
   onToggle,
   onShowDeliveries,
@@ -22,6 +25,9 @@ export function EndpointCard({
   projectName: string;
   /** Null until the deliveries are asked for. */
   deliveries: DeliveryView[] | null;
+  /** The form changing it, while it is open. */
+  editor: ReactNode;
+  onEdit: () => void;
   onRotate: () => void;
   onToggle: () => void;
   onShowDeliveries: () => void;
@@ -39,7 +45,7 @@ export function EndpointCard({
       <dl className={styles.facts}>
         <div>
           <dt>Events</dt>
-          <dd>{endpoint.events.length ? endpoint.events.join(', ') : 'Every event'}</dd>
+          <dd>{endpoint.events.length ? endpoint.events.join(', ') : 'Every project event'}</dd>
         </div>
         <div>
           <dt>Project</dt>
@@ -64,12 +70,14 @@ export function EndpointCard({
       )}
       <div className={styles.actions}>
         <Button onClick={onShowDeliveries}>Show deliveries</Button>
+        <Button onClick={onEdit}>Edit</Button>
         <Button onClick={onRotate}>Rotate secret</Button>
         <Button onClick={onToggle}>{endpoint.disabledAt ? 'Enable' : 'Disable'}</Button>
         <Button variant="danger" onClick={onDelete}>
           Delete
         </Button>
       </div>
+      {editor}
       {deliveries && (
         <div className={styles.deliveries}>
           <h4>Last 50 deliveries</h4>

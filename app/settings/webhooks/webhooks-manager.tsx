@@ -9,14 +9,11 @@ import { EmptyState, StatusLine } from '../../ui/feedback';
 import { SecretReveal } from '../../ui/secret-reveal';
 import { formProblem, internalApi } from '../internal-api';
 import { AddEndpointForm, type CreatedEndpoint } from './add-endpoint-form';
+import { EditEndpointForm } from './edit-endpoint-form';
 import { EndpointCard } from './endpoint-card';
+import type { Project } from './endpoint-fields';
 
-interface Project {
-  id: string;
-  name: string;
-}
-
-/** Add, reveal a secret once, rotate, disable/enable, delete, and each endpoint's last deliveries. */
+/** Add, reveal a secret once, change, rotate, disable/enable, delete, and each endpoint's last deliveries. */
 export function WebhooksManager({
   workspace,
   projects,
@@ -34,6 +31,7 @@ export function WebhooksManager({
   const [open, setOpen] = useState<{ id: string; deliveries: DeliveryView[] } | null>(null);
   const [confirming, setConfirming] = useState<{ action: 'rotate' | 'delete'; endpoint: EndpointView } | null>(null);
   const [expirePrevious, setExpirePrevious] = useState(false);
+  const [editing, setEditing] = useState<string | null>(null);
 
   async function act(label: string, run: () => Promise<unknown>) {
     try {
@@ -60,6 +58,12 @@ export function WebhooksManager({
   function remove(endpoint: EndpointView) {
     setConfirming(null);
     void act('Endpoint deleted.', () => internalApi.webhooks.delete.mutate({ workspace, id: endpoint.id }));
+  }
+
+  function saved(endpoint: EndpointView) {
+    setEditing(null);
+    setEndpoints((current) => current.map((each) => (each.id === endpoint.id ? endpoint : each)));
+    setNotice('Endpoint changed.');
   }
 
   function added(created: CreatedEndpoint) {
@@ -121,6 +125,19 @@ export function WebhooksManager({
                 endpoint={endpoint}
                 projectName={projects.find((project) => project.id === endpoint.projectId)?.name ?? 'All projects'}
                 deliveries={open?.id === endpoint.id ? open.deliveries : null}
+                editor={
+                  editing === endpoint.id && (
+                    <EditEndpointForm
+                      workspace={workspace}
+                      endpoint={endpoint}
+                      projects={projects}
+                      eventTypes={eventTypes}
+                      onSaved={saved}
+                      onCancel={() => setEditing(null)}
+                    />
+                  )
+                }
+                onEdit={() => setEditing(endpoint.id)}
                 onShowDeliveries={() => showDeliveries(endpoint.id)}
                 onRotate={() => {
                   setExpirePrevious(false);

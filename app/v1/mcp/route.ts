@@ -1,10 +1,10 @@
-import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
+import { deliveringAfterResponse, writingLogAfterResponse } from '@/server/http/deliver-after-response';
 import { handleMcpRequest } from '@/server/http/mcp';
 
 export const dynamic = 'force-dynamic';
 
 // MCP's tool calls, writes among them, arrive as POSTs.
-const post = deliveringAfterResponse(handleMcpRequest);
+const post = deliveringAfterResponse(writingLogAfterResponse(handleMcpRequest));
 
 export {
   handleMcpRequest as GET,

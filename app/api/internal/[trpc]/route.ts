@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import type { SignedInUser } from '@/server/auth/session';
 import { settingsRouter } from '@/server/settings/router';
@@ -6,19 +7,25 @@ import { settingsError } from '@/server/settings/trpc';
 import { boundedRoute } from '@/server/http/exchange';
 import { readBodyWithin, SETTINGS_BODY_LIMIT, withBody, withBodyLimit } from '@/server/http/limited-body-route';
 import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
+import { requestFacts } from '@/server/http/request-facts';
 
 export const dynamic = 'force-dynamic';
 
 const ENDPOINT = '/api/internal';
 
+/** Every answer names its request, as the public API's do: the id the audit log records for its changes. */
 function answer(req: Request, user?: SignedInUser | null) {
+  const requestId = randomUUID();
   return fetchRequestHandler({
     endpoint: ENDPOINT,
     req,
     router: settingsRouter,
-    createContext: () => ({ headers: req.headers, user }),
+    createContext: () => ({ headers: req.headers, user, request: requestFacts(req.headers, requestId) }),
     // The status comes from the one error mapping, like the public API's.
-    responseMeta: ({ errors }) => (errors[0] ? { status: settingsError(errors[0]).statusCode } : {}),
+    responseMeta: ({ errors }) => ({
+      headers: { 'X-Request-Id': requestId },
+      ...(errors[0] && { status: settingsError(errors[0]).statusCode }),
+    }),
   });
 }
 

@@ -1,16 +1,9 @@
-import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
+import { deliveringAfterResponse, writingLogAfterResponse } from '@/server/http/deliver-after-response';
 import { handlePublicRequest } from '@/server/http/public-api';
 
 export const dynamic = 'force-dynamic';
 
-const write = deliveringAfterResponse(handlePublicRequest);
+const read = writingLogAfterResponse(handlePublicRequest);
+const write = deliveringAfterResponse(read);
 
-export {
-  handlePublicRequest as GET,
-  write as POST,
-  write as PATCH,
-  write as PUT,
-  write as DELETE,
-  handlePublicRequest as HEAD,
-  handlePublicRequest as OPTIONS,
-};
+export { read as GET, write as POST, write as PATCH, write as PUT, write as DELETE, read as HEAD, handlePublicRequest as OPTIONS };

@@ -1,0 +1,44 @@
+import type { CountedRequest } from '../usage/minutes';
+
+/** One request of a key or an app as the request log keeps it: no body, no header that may hold a secret. */
+export interface RequestRecord extends CountedRequest {
+  /** The row's own id, which orders requests of the same millisecond (an MCP POST's tool calls share a request id). */
+  id: string;
+  path: string;
+  /** The X-Request-Id the request was answered with. */
+  requestId: string;
+  idempotencyKey: string | null;
+  /** The answer was the one stored for the Idempotency-Key, sent again. */
+  replayed: boolean;
+  ip: string;
+  userAgent: string | null;
+  /** The error message of a 4xx or 5xx answer. */
+  message: string | null;
+}
+
+// What one record may hold of what the client chose to send: the buffer's bound counts on it.
+const MAX_PATH = 2_048;
+const MAX_USER_AGENT = 512;
+const MAX_MESSAGE = 1_000;
+
+/** The record with the client's free text cut to its bounds. */
+export function bounded(record: RequestRecord): RequestRecord {
+  return {
+    ...record,
+    path: record.path.slice(0, MAX_PATH),
+    userAgent: record.userAgent?.slice(0, MAX_USER_AGENT) ?? null,
+    message: record.message?.slice(0, MAX_MESSAGE) ?? null,
+  };
+}
+
+/** About what the record takes in memory, in characters. */
+export function sizeOf(record: RequestRecord): number {
+  return (
+    400 +
+    record.path.length +
+    record.route.length +
+    (record.userAgent?.length ?? 0) +
+    (record.message?.length ?? 0) +
+    (record.idempotencyKey?.length ?? 0)
+  );
+}
