@@ -66,6 +66,9 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
   };
 });
 
+/** The path templates of the public API's operations, as the request log names them (without its prefix). */
+export const ROUTE_TEMPLATES: readonly string[] = [...new Set(routes.map((route) => route.template))].sort();
+
 /**
  * The operation `method path` names, or the methods the path does allow (none: no
  * such path). A fixed segment wins over a parameter: `/attachments/uploads` is the

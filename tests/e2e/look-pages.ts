@@ -313,6 +313,31 @@ const requests: LookPage = {
   },
 };
 
+/** The same requests' errors, grouped: the Requests page's Errors view. */
+const requestErrors: LookPage = {
+  name: 'request-errors',
+  async prepare() {},
+  async open(page, { baseUrl, fx }) {
+    await page.goto(`${baseUrl}/settings/requests?workspace=${fx.workspace.slug}&view=errors`);
+    await page
+      .getByRole('row', { name: /Task not found/ })
+      .first()
+      .waitFor();
+  },
+};
+
+/** One of them opened by a click on its row: everything the log keeps of it. */
+const requestDetail: LookPage = {
+  name: 'request-detail',
+  async prepare() {},
+  async open(page, { baseUrl, fx }) {
+    await page.goto(`${baseUrl}/settings/requests?workspace=${fx.workspace.slug}`);
+    await page.getByRole('link', { name: /^Details of GET \/v1\/public\/web\/tasks\/WEB-404/ }).click();
+    await page.getByRole('heading', { name: 'Request', exact: true }).waitFor();
+    await page.waitForURL(/&request=/);
+  },
+};
+
 const HOUR = 60 * MINUTE;
 
 /** A day of traffic, hour by hour: a busy afternoon, a few refusals, one bad hour of 5xx. */
@@ -366,4 +391,15 @@ const apiKey: LookPage = {
 };
 
 // Usage and a key's page show the requests of the keys and apps the pages before them made.
-export const LOOK_PAGES: LookPage[] = [apiKeys, webhooks, connectedApps, consent, auditLog, requests, usage, apiKey];
+export const LOOK_PAGES: LookPage[] = [
+  apiKeys,
+  webhooks,
+  connectedApps,
+  consent,
+  auditLog,
+  requests,
+  requestErrors,
+  requestDetail,
+  usage,
+  apiKey,
+];

@@ -63,7 +63,7 @@ describe('the request log under npm start', () => {
     expect(hours?.requests).toBe(60);
   });
 
-  it('shows the Requests page to an admin, filtered as its URL says, and tells a member it is not theirs', async () => {
+  it("shows the Requests page to an admin, filtered as its URL says, a request's detail and the errors view, and tells a member it is not theirs", async () => {
     app = await startAppServer(process.env.DATABASE_URL!);
     const key = await fx.key({ name: 'Page key' });
     const answer = await fetch(`${app.baseUrl}/v1/public/web/tasks/WEB-999999`, { headers: { authorization: `Bearer ${key}` } });
@@ -83,6 +83,18 @@ describe('the request log under npm start', () => {
     expect(html).toContain('Page key');
     expect(html).toContain('Task not found');
     expect(await asAdmin('status=2xx')).not.toContain(requestId);
+    const keyId = (await db().apiKey.findFirstOrThrow({ where: { workspaceId: fx.workspace.id, name: 'Page key' } })).id;
+    expect(await asAdmin(`principal=${keyId}&method=GET&route=${encodeURIComponent('/v1/public/{projectSlug}/tasks/{taskId}')}`)).toContain(
+      requestId,
+    );
+    expect(await asAdmin(`principal=${keyId}&method=POST`)).not.toContain(requestId);
+    expect(await asAdmin(`until=2026-01-01T00:00`)).not.toContain(requestId);
+    const detail = await asAdmin(`request=${requestId}`);
+    for (const field of ['Client address', 'User agent', 'Idempotency-Key', '/v1/public/web/tasks/WEB-999999'])
+      expect(detail).toContain(field);
+    const errors = await asAdmin('view=errors');
+    expect(errors).toContain('Task not found');
+    expect(errors).toContain('/v1/public/{projectSlug}/tasks/{taskId}');
     expect(await (await page('member'))('')).toContain('only its owners and admins can see its request log');
     await app.stop();
     app = undefined;
