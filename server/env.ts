@@ -70,7 +70,7 @@ const schema = z
     CRON_SECRET: optionalString,
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).optional(),
     WEBHOOK_RESIDENT_WORKER: z.enum(['true', 'false']).optional(),
-    REQUEST_LOG_RETENTION_DAYS: wholeNumberSetting(30, 1),
+    REQUEST_LOG_RETENTION_DAYS: wholeNumberSetting(30, 0),
     WEBHOOK_RETRY_DELAYS: z
       .string()
       .regex(/^\d+(,\d+)*$/, { message: 'must be whole seconds separated by commas' })
@@ -159,7 +159,10 @@ export interface Env {
   /** Days an audit event is kept before the purge deletes it. */
   auditLogRetentionDays: number;
   requestLog: {
-    /** Whole UTC days a request stays in the request log. */
+    /**
+     * Whole UTC days a request stays in the request log; 0 keeps none: no request is
+     * recorded, so no usage is counted either (a server that must not keep client addresses).
+     */
     retentionDays: number;
     /**
      * Records are written after each answer (Vercel, whose instances are frozen between

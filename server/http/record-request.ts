@@ -26,10 +26,11 @@ export interface Answered {
  * record only joins the process's buffer: it is written after answers, by the
  * timer of a long-lived server or, on Vercel, after this answer has gone
  * (writingLogAfterResponse, deliver-after-response.ts, around the route files).
+ * A server configured to keep no request log (REQUEST_LOG_RETENTION_DAYS=0) records nothing.
  */
 export function recordAnswers(state: RequestState, headers: Headers, answers: readonly Answered[]): void {
   const principal = state.principal;
-  if (!principal || answers.length === 0) return;
+  if (!principal || answers.length === 0 || env().requestLog.retentionDays === 0) return;
   for (const answer of answers) {
     keepRecord({
       id: randomUUID(),

@@ -145,7 +145,8 @@ describe('configuration', () => {
   it('keeps the request log 30 days unless REQUEST_LOG_RETENTION_DAYS says otherwise, and writes it after answers on Vercel', () => {
     expect(parseEnv({}).requestLog).toEqual({ retentionDays: 30, flushAfterResponse: false });
     expect(parseEnv({ REQUEST_LOG_RETENTION_DAYS: '7' }).requestLog.retentionDays).toBe(7);
-    expect(problems({ REQUEST_LOG_RETENTION_DAYS: '0' })).toEqual(['REQUEST_LOG_RETENTION_DAYS must be a positive whole number']);
-    expect(problems({ REQUEST_LOG_RETENTION_DAYS: 'a month' })).toEqual(['REQUEST_LOG_RETENTION_DAYS must be a positive whole number']);
+    expect(parseEnv({ REQUEST_LOG_RETENTION_DAYS: '0' }).requestLog.retentionDays).toBe(0);
+    expect(problems({ REQUEST_LOG_RETENTION_DAYS: '-1' })).toEqual(['REQUEST_LOG_RETENTION_DAYS must be a whole number, 0 or more']);
+    expect(problems({ REQUEST_LOG_RETENTION_DAYS: 'a month' })).toEqual(['REQUEST_LOG_RETENTION_DAYS must be a whole number, 0 or more']);
   });
 });

@@ -4,6 +4,7 @@ import { settingsCaller } from '@/server/settings/router';
 import { ERRORS_DEFAULT_DAYS } from '@/server/settings/requests';
 import { Section } from '../../ui/app-shell';
 import { Callout } from '../../ui/feedback';
+import { RequestLogOff, requestLogDays } from '../request-log-off';
 import { SettingsPage } from '../settings-page';
 import styles from '../audit-log/audit-log.module.css';
 import { ErrorGroups } from './error-groups';
@@ -17,11 +18,12 @@ export const metadata: Metadata = { title: 'Requests · Task API' };
 export const dynamic = 'force-dynamic';
 
 export default function RequestsPage({ searchParams }: { searchParams: Promise<RequestsSearchParams> }) {
+  const days = requestLogDays();
   return (
     <SettingsPage
       path="/settings/requests"
       title="Requests"
-      description="Every request of this workspace's API keys and apps, newest first, kept 30 days: find one by the X-Request-Id it was answered with, its key or app, status, route or Idempotency-Key, or see which errors keep coming."
+      description={`Every request of this workspace's API keys and apps, newest first, kept ${days} days: find one by the X-Request-Id it was answered with, its key or app, status, route or Idempotency-Key, or see which errors keep coming.`}
       searchParams={searchParams}
       refusal={(name) => `You are a member of ${name}, but only its owners and admins can see its request log.`}
       content={(slug, requestHeaders) => <Requests slug={slug} requestHeaders={requestHeaders} searchParams={searchParams} />}
@@ -60,8 +62,14 @@ async function Requests({
   const href = (changes: Partial<RequestsSearch>) => requestsHref(slug, search, changes);
   return (
     <>
+      {requestLogDays() === 0 && <RequestLogOff />}
       {search.request && opened && (
-        <RequestDetail requestId={search.request} records={opened.requests} closeHref={href({ request: undefined })} />
+        <RequestDetail
+          requestId={search.request}
+          records={opened.requests}
+          keptDays={requestLogDays()}
+          closeHref={href({ request: undefined })}
+        />
       )}
       <ViewTabs current={search.view} href={(view) => href({ view, after: undefined, request: undefined })} />
       <Section id="filters" title="Filters" description="Narrow the log by key or app, status, method, route and time; times are UTC.">

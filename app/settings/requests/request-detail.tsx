@@ -10,11 +10,21 @@ import type { LoggedRequest } from './request-table';
  * Everything the log keeps of the request answered with one X-Request-Id: one record, or
  * one per tool call of an MCP batch, which share their POST's id.
  */
-export function RequestDetail({ requestId, records, closeHref }: { requestId: string; records: LoggedRequest[]; closeHref: string }) {
+export function RequestDetail({
+  requestId,
+  records,
+  keptDays,
+  closeHref,
+}: {
+  requestId: string;
+  records: LoggedRequest[];
+  keptDays: number;
+  closeHref: string;
+}) {
   if (records.length === 0) {
     return (
       <Callout tone="danger" role="alert">
-        No request of this workspace was answered with <code>{requestId}</code> in the last 30 days.{' '}
+        No request of this workspace was answered with <code>{requestId}</code> in the last {keptDays} days.{' '}
         <Link href={closeHref}>Back to the log</Link>
       </Callout>
     );
