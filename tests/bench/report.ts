@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { LoadResult } from './load';
 import type { Machine } from './machine';
 import type { ProfileSummary } from './profile';
+import { MAX_LOG_P50_RATIO, type RequestLogCost } from './request-log-cost';
 
 export type LimiterStore = 'memory' | 'redis';
 
@@ -43,6 +44,8 @@ export interface BenchReport {
   /** One server process's CPU profile under the busiest get (tests/bench/profile.ts); null when get did not run. */
   profile: ProfileSummary | null;
   allCores: { scenario: string; connections: number; processes: number; result: LoadResult; oneProcess: LoadResult }[];
+  /** Get and list with the request log and without it (request-log-cost.ts). */
+  requestLogCost: RequestLogCost[];
   /** 1-minute load average at start and end: other work on the machine skews every figure. */
   loadAverage: [number, number];
 }
@@ -103,6 +106,13 @@ export function checkAims(report: BenchReport): Check[] {
       aim: `${m.scenario}@${busiest}: at least ${MIN_THROUGHPUT_RATIO}x the floor's req/s`,
       met: served && ours.requestsPerSecond >= MIN_THROUGHPUT_RATIO * floor.requestsPerSecond,
       detail: ratio(ours.requestsPerSecond, floor.requestsPerSecond),
+    });
+  }
+  for (const c of report.requestLogCost) {
+    checks.push({
+      aim: `${c.scenario}@${c.connections}: p50 with the request log within ${Math.round((MAX_LOG_P50_RATIO - 1) * 100)}% of the same server without it`,
+      met: c.withLog.p50 <= MAX_LOG_P50_RATIO * c.withoutLog.p50,
+      detail: `${ratio(c.withLog.p50, c.withoutLog.p50)} (mean ${ratio(c.withLog.mean, c.withoutLog.mean)})`,
     });
   }
   for (const s of report.memory) {
@@ -226,6 +236,26 @@ ${
           ]
             .join(' | ')
             .trim(),
+        ),
+      ].join('\n')
+}
+
+## The request log's cost
+
+${
+  report.requestLogCost.length === 0
+    ? 'Not run (neither list nor get selected).'
+    : [
+        'The same server with the request log (every request recorded, flushed each second) and with ' +
+          '`REQUEST_LOG_RETENTION_DAYS=0` (nothing recorded), measured in turns: with, without, without, with; each ' +
+          'side the mean of its two turns.\n',
+        '| Scenario | Conns | p50 ms with / without | mean ms with / without | req/s with / without | p50 with/without |',
+        '| --- | --- | --- | --- | --- | --- |',
+        ...report.requestLogCost.map(
+          (c) =>
+            `| ${c.scenario} | ${c.connections} | ${fixed(c.withLog.p50)} / ${fixed(c.withoutLog.p50)} | ` +
+            `${fixed(c.withLog.mean, 2)} / ${fixed(c.withoutLog.mean, 2)} | ` +
+            `${fixed(c.withLog.requestsPerSecond)} / ${fixed(c.withoutLog.requestsPerSecond)} | ${ratio(c.withLog.p50, c.withoutLog.p50)} |`,
         ),
       ].join('\n')
 }

@@ -11,6 +11,7 @@ import { profileServer } from './profile';
 import { startStatementCounter } from '../support/pg-counter';
 import { checkAims, resultsTable, toMarkdown, type BenchReport, type LimiterStore, type Measurement, type QueryCount } from './report';
 import { statementDifference } from './same-statements';
+import { measureRequestLogCost } from './request-log-cost';
 import { runScale } from './scale';
 import { pageSizeProbes, scenarios, type Scenario } from './scenarios';
 import { seedBench, type BenchFixture } from './seed';
@@ -248,6 +249,14 @@ async function main(): Promise<void> {
     await settleAfterWrites(database.url);
   }
 
+  const requestLogCost = await measureRequestLogCost({
+    scenarios: coreScenarios,
+    connections: options.connections,
+    startServer: async (extra) => startProductionServer(root, await freePort(), { ...serverEnv(database.url, dataDir, null), ...extra }),
+    measure: (url, scenario, connections) => measure(url, scenario, fixture.apiKey, connections),
+    log,
+  });
+
   const allCores: BenchReport['allCores'] = defaultProcesses.map(({ scenario, result }) => ({
     scenario,
     connections: busiest,
@@ -286,6 +295,7 @@ async function main(): Promise<void> {
     queries,
     memory,
     allCores,
+    requestLogCost,
     profile,
     loadAverage: [startLoad, os.loadavg()[0]!],
   };
