@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
+import { cpuSecondsWithChildren } from './cpu-seconds';
 
 const SAMPLE_MS = 5_000;
 const SLOWEST = 12;
@@ -10,8 +11,9 @@ const seconds = (ms: number) => (ms / 1000).toFixed(1);
 /**
  * Printed after Vitest's own summary, whose Duration line gives the run's totals of
  * import, setup and tests: the machine's load while the suite ran, since a busy machine
- * is slower, and the files that held a worker longest, each with its own import, setup
- * and tests. With them, a run's figure says where its time went.
+ * is slower; the files that held a worker longest, each with its own import, setup
+ * and tests; and the CPU the run took, in all and by the files that took most (a run
+ * on a machine's few cores is bound by it). With them, a run's figure says where its time went.
  */
 export default class RunReport implements Reporter {
   private vitest?: Vitest;
@@ -27,11 +29,20 @@ export default class RunReport implements Reporter {
   onTestRunEnd(modules: ReadonlyArray<TestModule>) {
     clearInterval(this.timer);
     const log = (line: string) => this.vitest!.logger.log(line);
+    this.reportLoad(log);
+    this.reportSlowest(log, modules);
+    this.reportCpu(log, modules);
+  }
+
+  private reportLoad(log: (line: string) => void) {
     const loads = [...this.loads, os.loadavg()[0]!];
     const mean = loads.reduce((sum, load) => sum + load, 0) / loads.length;
     log(
       `   Load average (1 min) during the run: ${Math.min(...loads).toFixed(1)} to ${Math.max(...loads).toFixed(1)}, mean ${mean.toFixed(1)}, on ${os.availableParallelism()} cores`,
     );
+  }
+
+  private reportSlowest(log: (line: string) => void, modules: ReadonlyArray<TestModule>) {
     const files = modules
       .map((module) => ({ name: path.relative(process.cwd(), module.moduleId), ...module.diagnostic() }))
       .map((file) => ({ ...file, total: file.setupDuration + file.collectDuration + file.duration }))
@@ -44,5 +55,20 @@ export default class RunReport implements Reporter {
         `   ${seconds(file.total).padStart(6)}  ${file.name}  (import ${seconds(file.collectDuration)}, setup ${seconds(file.setupDuration)}, tests ${seconds(file.duration)})`,
       );
     }
+  }
+
+  private reportCpu(log: (line: string) => void, modules: ReadonlyArray<TestModule>) {
+    const files = modules
+      .map((module) => ({ name: path.relative(process.cwd(), module.moduleId), cpu: module.meta().cpuSeconds }))
+      .filter((file): file is { name: string; cpu: number } => file.cpu !== undefined)
+      .sort((a, b) => b.cpu - a.cpu);
+    const own = cpuSecondsWithChildren();
+    if (files.length < 2 || own === undefined) return;
+    const inFiles = files.reduce((sum, file) => sum + file.cpu, 0);
+    log(
+      `   CPU, seconds: ${inFiles.toFixed(0)} in the files' processes and what they started (servers, CLIs, browsers), ` +
+        `${own.toFixed(0)} in Vitest's own process and what it started and saw end (the build; the database hosts count once stopped). Most:`,
+    );
+    for (const file of files.slice(0, SLOWEST)) log(`   ${file.cpu.toFixed(1).padStart(6)}  ${file.name}`);
   }
 }
