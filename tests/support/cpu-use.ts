@@ -1,5 +1,5 @@
 import { afterAll } from 'vitest';
-import { cpuSecondsWithChildren } from './cpu-seconds';
+import { processCpu } from './cpu-seconds';
 
 declare module 'vitest' {
   interface TaskMeta {
@@ -12,6 +12,6 @@ declare module 'vitest' {
 // Vitest's start in it included; registered first, this hook runs after the file's own, once
 // its servers and browser are stopped.
 afterAll(({}, file) => {
-  const seconds = cpuSecondsWithChildren();
-  if (seconds !== undefined) file.meta.cpuSeconds = seconds;
+  const cpu = processCpu('self');
+  if (cpu) file.meta.cpuSeconds = cpu.own + cpu.children;
 });

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { cpuSecondsWithChildren } from './cpu-seconds';
+import { processCpu, runningChildrenCpu } from './cpu-seconds';
 
 const SAMPLE_MS = 5_000;
 const SLOWEST = 12;
@@ -62,12 +62,17 @@ export default class RunReport implements Reporter {
       .map((module) => ({ name: path.relative(process.cwd(), module.moduleId), cpu: module.meta().cpuSeconds }))
       .filter((file): file is { name: string; cpu: number } => file.cpu !== undefined)
       .sort((a, b) => b.cpu - a.cpu);
-    const own = cpuSecondsWithChildren();
-    if (files.length < 2 || own === undefined) return;
+    const vitest = processCpu('self');
+    if (files.length < 2 || vitest === undefined) return;
     const inFiles = files.reduce((sum, file) => sum + file.cpu, 0);
+    // The files' processes are Vitest's children too: what else it saw end is the build. Still running: the database hosts.
+    const hosts = runningChildrenCpu();
+    const rest = Math.max(0, vitest.children - inFiles);
+    const total = inFiles + hosts + vitest.own + rest;
     log(
-      `   CPU, seconds: ${inFiles.toFixed(0)} in the files' processes and what they started (servers, CLIs, browsers), ` +
-        `${own.toFixed(0)} in Vitest's own process and what it started and saw end (the build; the database hosts count once stopped). Most:`,
+      `   CPU, seconds: ${total.toFixed(0)}: ${inFiles.toFixed(0)} in the files' processes with the servers, CLIs and browsers they ` +
+        `started, ${hosts.toFixed(0)} in the embedded database hosts, ${vitest.own.toFixed(0)} in Vitest's own process ` +
+        `(transforms), ${rest.toFixed(0)} in the rest it started (the build). The files that took most:`,
     );
     for (const file of files.slice(0, SLOWEST)) log(`   ${file.cpu.toFixed(1).padStart(6)}  ${file.name}`);
   }
