@@ -28,13 +28,25 @@ export function processCpu(pid: number | 'self'): ProcessCpu | undefined {
   return { own: (utime + stime) / TICKS_PER_SECOND, children: (cutime + cstime) / TICKS_PER_SECOND, parent: fields[1]! };
 }
 
-/** The CPU seconds of the running children of this process (not those that have exited), with what they waited for. */
-export function runningChildrenCpu(): number {
+/**
+ * The CPU seconds of this process's children still running whose command line holds
+ * `command` (not those that have exited), with what they waited for.
+ */
+export function runningChildrenCpu(command: string): number {
   let total = 0;
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     const cpu = processCpu(Number(entry));
-    if (cpu?.parent === process.pid) total += cpu.own + cpu.children;
+    if (cpu?.parent !== process.pid) continue;
+    if (commandLineOf(entry).includes(command)) total += cpu.own + cpu.children;
   }
   return total;
+}
+
+function commandLineOf(pid: string): string {
+  try {
+    return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
 }

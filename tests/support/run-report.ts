@@ -65,8 +65,9 @@ export default class RunReport implements Reporter {
     const vitest = processCpu('self');
     if (files.length < 2 || vitest === undefined) return;
     const inFiles = files.reduce((sum, file) => sum + file.cpu, 0);
-    // The files' processes are Vitest's children too: what else it saw end is the build. Still running: the database hosts.
-    const hosts = runningChildrenCpu();
+    // The files' processes are Vitest's children too: what else it saw end is the build. Still running: the
+    // database hosts, and the last files' processes, counted already.
+    const hosts = runningChildrenCpu('database-host.ts');
     const rest = Math.max(0, vitest.children - inFiles);
     const total = inFiles + hosts + vitest.own + rest;
     log(
