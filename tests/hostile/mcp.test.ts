@@ -1,10 +1,10 @@
-import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createWorkspaceFixture } from '../support/fixtures';
 import { loopbackAddress, requestFrom } from '../support/loopback-client';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from '../e2e/app-server';
+import { BURST_GROWTH_BYTES, watchPeak } from './server-memory';
 
 // The MCP endpoint takes bodies of up to 14 MB (a 10 MB file as base64): sent many at once
 // to the server users run (`npm start`, with its production heap cap), it must stay up.
@@ -19,9 +19,7 @@ const CONCURRENT = 20;
 // size before the burst on Node 20 (2026-11-24), 133 to 147 on Node 26 with its young
 // generation pinned to Node 20's size (2026-11-27; 132 to 168 without). The bound is the old
 // generation's cap: four uploads held at once would pass it, all twenty by a gigabyte.
-const BURST_GROWTH_BYTES = 192 * 1024 * 1024;
-// What answers may add to the resident size: the bound the REST API's hostile tests hold bodies to (memory.test.ts).
-const ANSWER_GROWTH_BYTES = 160 * 1024 * 1024;
+const UPLOAD_GROWTH_BYTES = 192 * 1024 * 1024;
 const ACCEPT = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 const toolCall = (name: string, args: Record<string, unknown>) =>
@@ -42,16 +40,11 @@ beforeAll(async () => {
 });
 
 const server = () => app.workers()[0]!;
-let before = 0;
-
-function memoryFigure(pid: number, name: 'VmRSS' | 'VmHWM'): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
-}
+// How far the server's resident memory rose at its peak since the test began.
+let growth: () => number;
 
 beforeEach(() => {
-  fs.writeFileSync(`/proc/${server()}/clear_refs`, '5');
-  before = memoryFigure(server(), 'VmRSS');
+  growth = watchPeak(server());
 });
 
 afterAll(async () => {
@@ -106,7 +99,7 @@ describe('many large MCP answers in one batch', () => {
     for (const result of results.filter((result) => result.isError)) expect(result.content[0]!.text).toMatch(/^413 /);
     expect(await stillServes()).toBe(200);
     expect(app.workers()).toEqual(pids);
-    expect(memoryFigure(server(), 'VmHWM') - before).toBeLessThan(ANSWER_GROWTH_BYTES);
+    expect(growth()).toBeLessThan(BURST_GROWTH_BYTES);
   });
 });
 
@@ -126,6 +119,6 @@ describe('many large MCP bodies at once', () => {
     }
     expect(answers.some((answer) => answer.status === 200)).toBe(true);
     expect(await stillServes()).toBe(200);
-    expect(memoryFigure(server(), 'VmHWM') - before).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth()).toBeLessThan(UPLOAD_GROWTH_BYTES);
   });
 });

@@ -1,4 +1,3 @@
-import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BODY_DEADLINE_S, BODY_TOO_SLOW } from '../../server/api/messages';
@@ -8,6 +7,7 @@ import { createPerson, signIn } from '../support/settings';
 import { loopbackAddress, requestFrom } from '../support/loopback-client';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from '../e2e/app-server';
+import { BURST_GROWTH_BYTES, watchPeak } from './server-memory';
 
 // Bodies sent many at once to the server users run (`npm start`, with its production heap cap).
 let app: AppServer;
@@ -33,13 +33,6 @@ const PAGES_AND_DOCUMENTS = [
   '/.well-known/oauth-protected-resource',
   '/v1/public/openapi.json',
 ];
-// What a burst may add to the warmed-up server's resident size. Request bodies share a 32 MiB
-// budget (server/http/body.ts), but what they leave is garbage until V8 next collects, and the
-// heap may hold up to 240 MB (server/launch/server-process.ts) against about 100 MB live: most
-// bursts add 0 to 50 MB, and one in a few dozen, its collection late, 100 to 115 MB (2026-11-27,
-// on Node 20 and 26 at load 5 to 7). Any burst here held whole would add a gigabyte: 50 bodies
-// of 20 MB, or 50 answers of 10 MB twice over; eight held at once would pass this bound.
-const BURST_GROWTH_BYTES = 160 * 1024 * 1024;
 
 beforeAll(async () => {
   await ensureBuild();
@@ -60,29 +53,16 @@ beforeAll(async () => {
 // The supervisor runs one server process here: its memory is the one measured.
 const server = () => app.workers()[0]!;
 
-beforeEach(() => resetPeak(server()));
+// How far the server's resident memory rose at its peak since the last watch began.
+let growth: () => number;
+
+beforeEach(() => {
+  growth = watchPeak(server());
+});
 
 afterAll(async () => {
   await app?.stop();
 });
-
-function memoryFigure(pid: number, name: 'VmRSS' | 'VmHWM'): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]) * 1024;
-}
-
-let before = 0;
-
-/** Starts counting the server's peak resident memory afresh (Linux: /proc/<pid>/clear_refs). */
-function resetPeak(pid: number): void {
-  fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
-  before = memoryFigure(pid, 'VmRSS');
-}
-
-/** How far the server's resident memory rose above what it was at the last reset, at its peak. */
-function growth(pid: number): number {
-  return memoryFigure(pid, 'VmHWM') - before;
-}
 
 const post = (path: string, headers: Record<string, string>, body: Buffer | ReadableStream<Uint8Array>) =>
   fetch(`${app.baseUrl}${path}`, {
@@ -157,7 +137,7 @@ describe('many large bodies at once', () => {
       Array(CONCURRENT).fill({ statusCode: 400, message: 'Request body holds more than 1000 JSON values' }),
     );
     expect(await stillServes()).toBe(200);
-    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth()).toBeLessThan(BURST_GROWTH_BYTES);
   });
 
   it(`${CONCURRENT} sign-ins streaming 20 MB each, without a length, answer 413 and the server stays up`, async () => {
@@ -167,7 +147,7 @@ describe('many large bodies at once', () => {
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(413));
     expect(await stillServes()).toBe(200);
-    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth()).toBeLessThan(BURST_GROWTH_BYTES);
   });
 
   it(`${CONCURRENT} settings calls of 20 MB each with a session answer 413 and the server stays up`, async () => {
@@ -187,7 +167,7 @@ describe('many large bodies at once', () => {
     const inTime = answers.filter((answer) => !tooSlow(answer));
     expect(inTime.map((answer) => answer.status)).toEqual(Array(inTime.length).fill(413));
     expect(await stillServes()).toBe(200);
-    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth()).toBeLessThan(BURST_GROWTH_BYTES);
   });
 
   it(`${CONCURRENT} settings calls of 20 MB each without a session answer 401 unread and the server stays up`, async () => {
@@ -198,7 +178,7 @@ describe('many large bodies at once', () => {
 
     expect(answers.map((answer) => answer.status)).toEqual(Array(CONCURRENT).fill(401));
     expect(await stillServes()).toBe(200);
-    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth()).toBeLessThan(BURST_GROWTH_BYTES);
   });
 
   it(`${CONCURRENT} page posts of 20 MB each as server actions answer a 4xx and the server stays up`, async () => {
@@ -206,7 +186,7 @@ describe('many large bodies at once', () => {
 
     expect(answers.every((status) => status >= 400 && status < 500)).toBe(true);
     expect(await stillServes()).toBe(200);
-    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth()).toBeLessThan(BURST_GROWTH_BYTES);
   });
 
   it.each(['/storage/0123456789abcdef', '/docs', '/settings/api-keys'])(
@@ -217,7 +197,7 @@ describe('many large bodies at once', () => {
       // A page that needs a session redirects to sign-in; the others refuse the method.
       expect(answers.every((status) => status >= 300 && status < 500)).toBe(true);
       expect(await stillServes()).toBe(200);
-      expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+      expect(growth()).toBeLessThan(BURST_GROWTH_BYTES);
     },
   );
 });
@@ -233,7 +213,7 @@ describe('many large answers at once', () => {
     await db().$executeRaw`
       INSERT INTO comment (id, task_id, content, author_name, created_at, updated_at)
       SELECT gen_random_uuid(), ${id}::uuid, repeat('x', 10000), 'CI bot', now(), now() FROM generate_series(1, 1000)`;
-    resetPeak(server());
+    growth = watchPeak(server());
 
     const answers = await Promise.all(
       Array.from({ length: CONCURRENT }, async () => {
@@ -249,6 +229,6 @@ describe('many large answers at once', () => {
       );
     expect(answers.some((answer) => answer.status === 200)).toBe(true);
     expect(await stillServes()).toBe(200);
-    expect(growth(server())).toBeLessThan(BURST_GROWTH_BYTES);
+    expect(growth()).toBeLessThan(BURST_GROWTH_BYTES);
   });
 });
