@@ -14,8 +14,9 @@ export default defineConfig({
     // The fault and deployment tests run on their own, once: tests/faults/vitest.config.ts, tests/deploy/vitest.config.ts.
     exclude: ['tests/bench/**', 'tests/faults/**', 'tests/deploy/**', 'node_modules/**'],
     globalSetup: ['tests/support/global-setup.ts'],
-    setupFiles: ['tests/support/cpu-use.ts', 'tests/support/database.ts', 'tests/support/data-dir.ts'],
+    setupFiles: ['tests/support/fresh-modules.ts', 'tests/support/cpu-use.ts', 'tests/support/database.ts', 'tests/support/data-dir.ts'],
     pool: 'forks',
+    isolate: false,
     sequence: { sequencer: BuildLastSequencer },
     // After Vitest's summary: the load during the run and the slowest files' import, setup and tests.
     reporters: ['default', new RunReport()],

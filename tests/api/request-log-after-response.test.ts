@@ -1,4 +1,4 @@
-import { describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
 import { useApi } from '../support/api';
 
@@ -12,6 +12,11 @@ vi.mock('next/server', async (importOriginal) => ({
 vi.mock('../../server/env', async (importOriginal) => {
   const actual = await importOriginal<typeof import('../../server/env')>();
   return { ...actual, env: () => ({ ...actual.env(), requestLog: { ...actual.env().requestLog, flushAfterResponse: true } }) };
+});
+// The worker's next file shares this process (tests/support/fresh-modules.ts) and must not meet these mocks.
+afterAll(() => {
+  vi.doUnmock('next/server');
+  vi.doUnmock('../../server/env');
 });
 
 const api = useApi();

@@ -20,6 +20,8 @@ vi.mock('node:fs', async (importOriginal) => {
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'taskapi-slow-disk-'));
 
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+// The worker's next file shares this process (tests/support/fresh-modules.ts) and must not meet this mock.
+afterAll(() => vi.doUnmock('node:fs'));
 
 it('leaves no partial file when the body fails while the file is still opening', async () => {
   const store = createLocalStore(dir, 'http://localhost');

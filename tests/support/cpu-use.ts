@@ -8,10 +8,11 @@ declare module 'vitest' {
   }
 }
 
-// Each file runs in a process of its own (pool forks, isolated), so this is the file's cost,
-// Vitest's start in it included; registered first, this hook runs after the file's own, once
-// its servers and browser are stopped.
+// A worker's process runs several files one after another (tests/support/fresh-modules.ts), so a
+// file's cost is what its process spent from this setup on. Registered first, this hook runs after
+// the file's own, once its servers and browser are stopped.
+const before = processCpu('self');
 afterAll(({}, file) => {
-  const cpu = processCpu('self');
-  if (cpu) file.meta.cpuSeconds = cpu.own + cpu.children;
+  const after = processCpu('self');
+  if (before && after) file.meta.cpuSeconds = after.own + after.children - (before.own + before.children);
 });

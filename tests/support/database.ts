@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, inject } from 'vitest';
 import { disconnectDb } from '../../server/db/client';
+import { disconnectReplica } from '../../server/db/replica';
+import { stopRequestLog } from '../../server/request-log/flush';
 import { databaseUrl, withDatabase } from './postgres';
 
 /**
@@ -25,7 +27,12 @@ if (source.kind === 'postgres') {
   stop = () => fetch(`${host}/release`, { method: 'POST', body: url }).then((released) => void released.body?.cancel());
 }
 
+// The worker's next file shares this process (fresh-modules.ts): what runs on a timer, the request
+// log's flush and the replica's notes of the primary's position, is stopped before the pools close,
+// or it would open a pool on this file's database once the next file has begun.
 afterAll(async () => {
+  await stopRequestLog();
+  await disconnectReplica();
   await disconnectDb();
   await stop();
 });

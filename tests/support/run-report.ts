@@ -65,15 +65,15 @@ export default class RunReport implements Reporter {
     const vitest = processCpu('self');
     if (files.length < 2 || vitest === undefined) return;
     const inFiles = files.reduce((sum, file) => sum + file.cpu, 0);
-    // The files' processes are Vitest's children too: what else it saw end is the build. Still running: the
-    // database hosts, and the last files' processes, counted already.
+    // Vitest's children, exited or still running: the workers (each file's share measured in it, by
+    // tests/support/cpu-use.ts), the database hosts and the build. The rest is the workers' own start and the build.
     const hosts = runningChildrenCpu('database-host.ts');
-    const rest = Math.max(0, vitest.children - inFiles);
-    const total = inFiles + hosts + vitest.own + rest;
+    const total = vitest.own + vitest.children + runningChildrenCpu('');
+    const rest = Math.max(0, total - inFiles - hosts - vitest.own);
     log(
-      `   CPU, seconds: ${total.toFixed(0)}: ${inFiles.toFixed(0)} in the files' processes with the servers, CLIs and browsers they ` +
+      `   CPU, seconds: ${total.toFixed(0)}: ${inFiles.toFixed(0)} in the files, with the servers, CLIs and browsers they ` +
         `started, ${hosts.toFixed(0)} in the embedded database hosts, ${vitest.own.toFixed(0)} in Vitest's own process ` +
-        `(transforms), ${rest.toFixed(0)} in the rest it started (the build). The files that took most:`,
+        `(transforms), ${rest.toFixed(0)} in the rest (the workers' start, the build). The files that took most:`,
     );
     for (const file of files.slice(0, SLOWEST)) log(`   ${file.cpu.toFixed(1).padStart(6)}  ${file.name}`);
   }
