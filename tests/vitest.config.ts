@@ -16,6 +16,7 @@ export default defineConfig({
     globalSetup: ['tests/support/global-setup.ts'],
     setupFiles: ['tests/support/fresh-modules.ts', 'tests/support/cpu-use.ts', 'tests/support/database.ts', 'tests/support/data-dir.ts'],
     pool: 'forks',
+    // A worker's files share its process, each with the app's modules afresh: tests/support/fresh-modules.ts.
     isolate: false,
     sequence: { sequencer: BuildLastSequencer },
     // After Vitest's summary: the load during the run and the slowest files' import, setup and tests.
