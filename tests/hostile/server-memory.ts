@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import { BODY_DEADLINE_S, BODY_TOO_SLOW } from '../../server/api/messages';
 
 // What a burst may add to the warmed-up server's resident size. Request bodies share a 32 MiB
 // budget (server/http/body.ts), but what they leave is garbage until V8 next collects, and the
@@ -23,4 +24,15 @@ export function watchPeak(pid: number): () => number {
   fs.writeFileSync(`/proc/${pid}/clear_refs`, '5');
   const before = memoryFigure(pid, 'VmRSS');
   return () => memoryFigure(pid, 'VmHWM') - before;
+}
+
+/**
+ * A burst's answer that is the body deadline's 408, come after the deadline: on a machine loaded
+ * by other work a large body can take longer than that to arrive, and then 408 is the answer the
+ * API promises. A 408 before the deadline, or with another message, is not this.
+ */
+export function tooSlow(answer: { status: number; body: unknown; tookMs: number }): boolean {
+  if (answer.status !== 408 || answer.tookMs < BODY_DEADLINE_S * 1000) return false;
+  const body = typeof answer.body === 'string' ? (JSON.parse(answer.body) as unknown) : answer.body;
+  return (body as { message?: string }).message === BODY_TOO_SLOW;
 }
