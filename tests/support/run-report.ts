@@ -49,7 +49,9 @@ export default class RunReport implements Reporter {
       .sort((a, b) => b.total - a.total)
       .slice(0, SLOWEST);
     if (files.length < 2) return;
-    log(`   Slowest files, seconds (import includes the file's own top level; setup is tests/support/database.ts and data-dir.ts):`);
+    log(
+      `   Slowest files, seconds (import includes the file's own top level; setup is tests/support/fresh-modules.ts, database.ts and data-dir.ts):`,
+    );
     for (const file of files) {
       log(
         `   ${seconds(file.total).padStart(6)}  ${file.name}  (import ${seconds(file.collectDuration)}, setup ${seconds(file.setupDuration)}, tests ${seconds(file.duration)})`,
