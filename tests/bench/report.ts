@@ -247,7 +247,7 @@ ${
     ? 'Not run (neither list nor get selected).'
     : [
         'The same server with the request log (every request recorded, flushed each second) and with ' +
-          '`REQUEST_LOG_RETENTION_DAYS=0` (nothing recorded), measured in turns: with, without, without, with; each ' +
+          '`REQUEST_LOG_RETENTION_DAYS=0` (nothing recorded), each warmed by a turn not counted, then measured in turns: with, without, without, with; each ' +
           'side the mean of its two turns.\n',
         '| Scenario | Conns | p50 ms with / without | mean ms with / without | req/s with / without | p50 with/without |',
         '| --- | --- | --- | --- | --- | --- |',
