@@ -4,7 +4,7 @@ import { createWorkspaceFixture } from '../support/fixtures';
 import { loopbackAddress, requestFrom } from '../support/loopback-client';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from '../e2e/app-server';
-import { BURST_GROWTH_BYTES, tooSlow, watchPeak } from './server-memory';
+import { BURST_GROWTH_BYTES, timed, tooSlow, watchPeak } from './server-memory';
 
 // The MCP endpoint takes bodies of up to 14 MB (a 10 MB file as base64): sent many at once
 // to the server users run (`npm start`, with its production heap cap), it must stay up.
@@ -110,13 +110,7 @@ describe('many large MCP bodies at once', () => {
       toolCall('upload_attachment', { projectSlug: 'web', taskId, filename: 'big.bin', content: file.toString('base64') }),
     );
 
-    const answers = await Promise.all(
-      Array.from({ length: CONCURRENT }, async () => {
-        const sent = Date.now();
-        const answer = await send(body, `Bearer ${key}`);
-        return { ...answer, tookMs: Date.now() - sent };
-      }),
-    );
+    const answers = await Promise.all(Array.from({ length: CONCURRENT }, () => timed(() => send(body, `Bearer ${key}`))));
 
     for (const answer of answers) {
       if (answer.status === 503 || tooSlow(answer)) continue;

@@ -6,7 +6,7 @@ import { createPerson, signIn } from '../support/settings';
 import { loopbackAddress, requestFrom } from '../support/loopback-client';
 import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from '../e2e/app-server';
-import { BURST_GROWTH_BYTES, tooSlow, watchPeak } from './server-memory';
+import { BURST_GROWTH_BYTES, timed, tooSlow, watchPeak } from './server-memory';
 
 // Bodies sent many at once to the server users run (`npm start`, with its production heap cap).
 let app: AppServer;
@@ -152,11 +152,9 @@ describe('many large bodies at once', () => {
   it(`${CONCURRENT} settings calls of 20 MB each with a session answer 413 and the server stays up`, async () => {
     const huge = Buffer.alloc(20 * 1024 * 1024, ' ');
     const answers = await Promise.all(
-      Array.from({ length: CONCURRENT }, async () => {
-        const sent = Date.now();
-        const answer = await post('/api/internal/keys.create', { origin: app.baseUrl, cookie: session }, huge);
-        return { ...answer, tookMs: Date.now() - sent };
-      }),
+      Array.from({ length: CONCURRENT }, () =>
+        timed(() => post('/api/internal/keys.create', { origin: app.baseUrl, cookie: session }, huge)),
+      ),
     );
 
     // Each call's session is looked up before its body is read: a call may pass the body deadline first.

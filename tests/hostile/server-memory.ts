@@ -26,6 +26,13 @@ export function watchPeak(pid: number): () => number {
   return () => memoryFigure(pid, 'VmHWM') - before;
 }
 
+/** The answer of `call`, with how long it took from the moment it was sent. */
+export async function timed<T extends object>(call: () => Promise<T>): Promise<T & { tookMs: number }> {
+  const sent = Date.now();
+  const answer = await call();
+  return { ...answer, tookMs: Date.now() - sent };
+}
+
 /**
  * A burst's answer that is the body deadline's 408, come after the deadline: on a machine loaded
  * by other work a large body can take longer than that to arrive, and then 408 is the answer the
