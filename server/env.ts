@@ -60,6 +60,9 @@ const schema = z
     APP_SECRET: optionalString.refine((value) => value === undefined || value.length >= 32, {
       message: 'must be at least 32 characters',
     }),
+    SETUP_TOKEN: optionalString.refine((value) => value === undefined || value.length >= 16, {
+      message: 'must be at least 16 characters',
+    }),
     VERCEL: optionalString,
     VERCEL_URL: optionalString,
     VERCEL_BRANCH_URL: optionalString,
@@ -139,6 +142,8 @@ export interface Env {
   appOrigins: string[];
   /** Null when none is configured: the caller keeps a generated one in the data folder. */
   appSecret: string | null;
+  /** The code /setup asks for, chosen by the operator; null: the app makes one and logs it (server/setup/setup-code.ts). */
+  setupToken: string | null;
   port: number;
   /** Server processes `npm start` runs behind its one port (server/launch/supervisor.ts). */
   webConcurrency: number;
@@ -213,6 +218,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     appUrl,
     appOrigins: appOrigins(appUrl, [v.VERCEL_URL, v.VERCEL_BRANCH_URL, v.VERCEL_PROJECT_PRODUCTION_URL]),
     appSecret: v.APP_SECRET ?? null,
+    setupToken: v.SETUP_TOKEN ?? null,
     port: v.PORT,
     webConcurrency: v.WEB_CONCURRENCY,
     trustedProxyCount: v.TRUSTED_PROXY_COUNT,

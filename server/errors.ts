@@ -28,6 +28,16 @@ export class AppError extends Error {
   }
 }
 
+/** A 429 that knows when to try again: its answer carries Retry-After. */
+export class TooManyAttempts extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('too_many_requests', message);
+  }
+}
+
 export const badRequest = (message: string) => new AppError('bad_request', message);
 export const notFound = (message: string) => new AppError('not_found', message);
 export const conflict = (message: string) => new AppError('conflict', message);

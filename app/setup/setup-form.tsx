@@ -10,6 +10,7 @@ import { requestSignIn } from '../sign-in/sign-in-request';
 import { refusedOriginMessage, type AppAddress } from '../sign-in/wrong-origin';
 
 const FIELDS = [
+  { id: 'setupCode', label: 'Setup code', type: 'text', autoComplete: 'off' },
   { id: 'workspaceName', label: 'Workspace name', type: 'text', autoComplete: 'organization' },
   { id: 'workspaceSlug', label: 'Workspace slug (lowercase letters, digits, dashes)', type: 'text', autoComplete: 'off' },
   { id: 'name', label: 'Your name', type: 'text', autoComplete: 'name' },
@@ -19,7 +20,22 @@ const FIELDS = [
 
 type SetupInput = Record<(typeof FIELDS)[number]['id'], string>;
 
-export function SetupForm({ address, initialProblem }: { address: AppAddress; initialProblem: string | null }) {
+/** Where the person setting up finds the code: the page never shows it. */
+function codeHelp(fromEnv: boolean): string {
+  return fromEnv
+    ? 'The value of SETUP_TOKEN in the server’s environment.'
+    : 'In the server’s log, in the line that starts with “Setup code:” (on Vercel: this deployment’s function logs). Opening this page writes it there again.';
+}
+
+export function SetupForm({
+  address,
+  codeFromEnv,
+  initialProblem,
+}: {
+  address: AppAddress;
+  codeFromEnv: boolean;
+  initialProblem: string | null;
+}) {
   const [problem, setProblem] = useState<FormProblem | null>(initialProblem === null ? null : { message: initialProblem, fields: {} });
   const [busy, setBusy] = useState(false);
 
@@ -44,8 +60,13 @@ export function SetupForm({ address, initialProblem }: { address: AppAddress; in
     <Form method="post" onSubmit={submit} noValidate>
       <FormProblemAlert problem={problem} fieldsSummary="Some fields need attention." />
       {FIELDS.map(({ id, label, type, autoComplete }) => (
-        <Field key={id} id={id} label={label} error={problem?.fields[id]}>
-          <input {...controlProps(id, problem?.fields[id])} type={type} autoComplete={autoComplete} />
+        <Field key={id} id={id} label={label} error={problem?.fields[id]} help={id === 'setupCode' ? codeHelp(codeFromEnv) : undefined}>
+          <input
+            {...controlProps(id, problem?.fields[id], { help: id === 'setupCode' })}
+            type={type}
+            autoComplete={autoComplete}
+            spellCheck={id === 'setupCode' ? false : undefined}
+          />
         </Field>
       ))}
       <FormActions>

@@ -6,6 +6,7 @@ import { printLines, startLines, welcomeLines } from '../seed/welcome';
 import { runServer } from './server-process';
 import { startWebhookWorker } from '../webhooks/worker';
 import { sharedStateWarnings } from './shared-state';
+import { setupCodeLine, standingSetupCode } from '../setup/setup-code';
 
 // The embedded server multiplexes connections onto one engine; a small pool is plenty.
 const EMBEDDED_POOL_SIZE = 4;
@@ -13,7 +14,8 @@ const EMBEDDED_POOL_SIZE = 4;
 /**
  * Starts the web server on the configured database. In dev the database is migrated and,
  * when it is empty, seeded with the demo workspace; `start` never seeds. Every start of dev,
- * and of `start` on the embedded database, says where the app is and how to mint a key.
+ * and of `start` on the embedded database, says where the app is and how to mint a key;
+ * every start on a database without users, the setup code and where to enter it.
  * The launcher's own connection closes once idle (server/db/pool.ts): what stays open is
  * the server processes' DATABASE_POOL_SIZE and the webhook worker's pool.
  */
@@ -28,6 +30,8 @@ export async function serve(mode: 'dev' | 'start'): Promise<number> {
       printLines(welcomeLines(await seedDemo(database.db), config.appUrl));
     }
     if (mode === 'dev' || database.embedded) printLines(await startLines(database.db, config.appUrl));
+    const setup = await standingSetupCode(database.db);
+    if (setup) printLines([`  ${setupCodeLine(setup, config.appUrl)}`, '']);
     if (mode === 'start') for (const warning of sharedStateWarnings(config, database.embedded)) log(warning);
     const extraEnv: Record<string, string> = { DATABASE_URL: database.url, WEBHOOK_RESIDENT_WORKER: 'true' };
     if (database.embedded) extraEnv.DATABASE_POOL_SIZE = String(EMBEDDED_POOL_SIZE);

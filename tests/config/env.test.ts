@@ -55,11 +55,20 @@ describe('configuration', () => {
   });
 
   it('names every malformed variable at once', () => {
-    expect(problems({ DATABASE_URL: 'mysql://x', REDIS_URL: 'not a url', RATE_LIMIT_PER_MINUTE: 'lots', APP_SECRET: 'short' })).toEqual([
+    expect(
+      problems({
+        DATABASE_URL: 'mysql://x',
+        REDIS_URL: 'not a url',
+        RATE_LIMIT_PER_MINUTE: 'lots',
+        APP_SECRET: 'short',
+        SETUP_TOKEN: 'admin',
+      }),
+    ).toEqual([
       'DATABASE_URL must be a URL starting with postgres:// or postgresql://',
       'REDIS_URL must be a URL starting with redis:// or rediss://',
       'RATE_LIMIT_PER_MINUTE must be a positive whole number',
       'APP_SECRET must be at least 32 characters',
+      'SETUP_TOKEN must be at least 16 characters',
     ]);
   });
 

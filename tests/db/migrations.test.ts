@@ -28,6 +28,8 @@ describe('migrations', () => {
       'project_label',
       'rate_limit',
       'session',
+      'setup_attempt',
+      'setup_code',
       'sign_in_failure',
       'status',
       'task',

@@ -20,7 +20,15 @@ afterAll(async () => {
   await app?.stop();
 });
 
-async function fillSetup(page: Page) {
+/** The code the server logged when /setup was opened, in its one line that holds it. */
+async function loggedSetupCode(): Promise<string> {
+  await expect.poll(() => app.events().some((event) => event.event === 'setup.code')).toBe(true);
+  const line = app.events().find((event) => event.event === 'setup.code')!;
+  return /^Setup code: (\S+) \(enter it at \S+\/setup /.exec(String(line.message))![1]!;
+}
+
+async function fillSetup(page: Page, code?: string) {
+  await page.getByLabel('Setup code').fill(code ?? (await loggedSetupCode()));
   await page.getByLabel('Workspace name').fill('Acme');
   await page.getByLabel(/Workspace slug/).fill('acme');
   await page.getByLabel('Your name').fill('Ada Lovelace');
@@ -61,6 +69,24 @@ describe('the setup page in a browser', () => {
       .poll(() => page.locator('form').getByRole('alert').textContent())
       .toContain(`This page is open at ${elsewhere}, but the app's address is ${app.baseUrl}`);
     expect(await db().user.count()).toBe(0);
+    await page.close();
+  });
+
+  it('says where the setup code is, refuses a wrong one, and with the one in the log signs the new owner in', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(`${app.baseUrl}/setup`);
+    await expect
+      .poll(() => page.locator('#setupCode-help').textContent())
+      .toContain('In the server’s log, in the line that starts with “Setup code:”');
+    await fillSetup(page, 'AAAA-AAAA-AAAA-AAAA-AAAA');
+    await expect.poll(() => page.locator('form').getByRole('alert').textContent()).toContain('That is not the setup code.');
+    expect(await db().user.count()).toBe(0);
+    await fillSetup(page);
+    await page.waitForURL(/\/settings\/api-keys/);
+    expect(await db().membership.findMany({ select: { role: true, user: { select: { email: true } } } })).toEqual([
+      { role: 'owner', user: { email: 'ada@acme.test' } },
+    ]);
+    expect(await page.content()).not.toContain(await loggedSetupCode());
     await page.close();
   });
 });

@@ -20,6 +20,7 @@ const SHELLS: [string, string | undefined][] = [
 
 let dataDir: string;
 let port: number;
+let freshStart: string;
 let firstStart: string;
 let secondStart: string;
 
@@ -34,9 +35,9 @@ function embeddedEnv(): NodeJS.ProcessEnv {
 
 /**
  * Runs a launcher as `npm run dev` / `npm start` run it, until it has printed the key
- * command (everything before the web server starts), then stops it as Ctrl-C would.
+ * command, or `until` (everything before the web server starts), then stops it as Ctrl-C would.
  */
-async function launch(script: 'dev' | 'start'): Promise<string> {
+async function launch(script: 'dev' | 'start', until = /admin -- key create.*\n/): Promise<string> {
   const child = spawn(process.execPath, ['--import', 'tsx', `server/launch/${script}.ts`], {
     cwd: root,
     env: embeddedEnv(),
@@ -48,10 +49,10 @@ async function launch(script: 'dev' | 'start'): Promise<string> {
   child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no key command within ${PATIENCE_MS / 1000} s:\n${stdout}\n${stderr}`)), PATIENCE_MS);
+    const timer = setTimeout(() => reject(new Error(`no ${until} within ${PATIENCE_MS / 1000} s:\n${stdout}\n${stderr}`)), PATIENCE_MS);
     child.stdout.on('data', (chunk) => {
       stdout += chunk;
-      if (/admin -- key create.*\n/.test(stdout)) {
+      if (until.test(stdout)) {
         clearTimeout(timer);
         resolve();
       }
@@ -73,6 +74,7 @@ async function shellWords(shell: string, line: string): Promise<string[]> {
 beforeAll(async () => {
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-first-hour-'));
   port = await freePort();
+  freshStart = await launch('start', /Setup code: .*\n/);
   firstStart = await launch('dev');
   secondStart = await launch('start');
 });
@@ -86,6 +88,19 @@ const lineWith = (output: string, start: string) =>
     .split('\n')
     .find((line) => line.trim().startsWith(start))
     ?.trim();
+
+describe('npm start on a fresh embedded database', () => {
+  it('prints the setup code in a line that says where to enter it, and no demo login', () => {
+    expect(freshStart).toContain(`No workspace yet: create one at http://localhost:${port}/setup\n`);
+    expect(freshStart).toMatch(
+      new RegExp(
+        `^  Setup code: [0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){4} \\(enter it at http://localhost:${port}/setup to create the first workspace and its owner; it works until then\\)$`,
+        'm',
+      ),
+    );
+    expect(freshStart).not.toMatch(/Admin login|tk_[0-9a-f]{40}/);
+  });
+});
 
 describe('the first start of npm run dev on the embedded defaults', () => {
   it('prints the admin login and the demo key once', () => {
@@ -115,8 +130,9 @@ describe('every start on the embedded database', () => {
     expect(output()).toContain('Workspace:      demo\n');
   });
 
-  it('does not print the secrets again after the first start', () => {
+  it('does not print the secrets again after the first start, nor a setup code once the demo owner exists', () => {
     expect(secondStart).not.toMatch(/tk_[0-9a-f]{40}|Admin login/);
+    expect(firstStart + secondStart).not.toContain('Setup code');
   });
 
   it('prints the command that mints a key, and that command mints one', async () => {

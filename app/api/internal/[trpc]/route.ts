@@ -4,6 +4,7 @@ import type { SignedInUser } from '@/server/auth/session';
 import { settingsRouter } from '@/server/settings/router';
 import { sessionBeforeBody } from '@/server/settings/gate';
 import { settingsError } from '@/server/settings/trpc';
+import { TooManyAttempts } from '@/server/errors';
 import { boundedRoute } from '@/server/http/exchange';
 import { readBodyWithin, SETTINGS_BODY_LIMIT, withBody, withBodyLimit } from '@/server/http/limited-body-route';
 import { deliveringAfterResponse } from '@/server/http/deliver-after-response';
@@ -22,10 +23,13 @@ function answer(req: Request, user?: SignedInUser | null) {
     router: settingsRouter,
     createContext: () => ({ headers: req.headers, user, request: requestFacts(req.headers, requestId) }),
     // The status comes from the one error mapping, like the public API's.
-    responseMeta: ({ errors }) => ({
-      headers: { 'X-Request-Id': requestId },
-      ...(errors[0] && { status: settingsError(errors[0]).statusCode }),
-    }),
+    responseMeta: ({ errors }) => {
+      const limited = errors.map((error) => error.cause).find((cause) => cause instanceof TooManyAttempts);
+      return {
+        headers: { 'X-Request-Id': requestId, ...(limited && { 'Retry-After': String(limited.retryAfterSeconds) }) },
+        ...(errors[0] && { status: settingsError(errors[0]).statusCode }),
+      };
+    },
   });
 }
 
