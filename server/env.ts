@@ -64,6 +64,7 @@ const schema = z
       message: 'must be at least 16 characters',
     }),
     VERCEL: optionalString,
+    VERCEL_ENV: optionalString,
     VERCEL_URL: optionalString,
     VERCEL_BRANCH_URL: optionalString,
     VERCEL_PROJECT_PRODUCTION_URL: optionalString,
@@ -144,6 +145,12 @@ export interface Env {
   appSecret: string | null;
   /** The code /setup asks for, chosen by the operator; null: the app makes one and logs it (server/setup/setup-code.ts). */
   setupToken: string | null;
+  /**
+   * The environment this deployment serves: Vercel's VERCEL_ENV (production, preview, or
+   * development; a custom environment is a preview there), else production, which every
+   * self-hosted run is. The database records the one that first migrated it (server/db/environment.ts).
+   */
+  deploymentEnvironment: string;
   port: number;
   /** Server processes `npm start` runs behind its one port (server/launch/supervisor.ts). */
   webConcurrency: number;
@@ -219,6 +226,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     appOrigins: appOrigins(appUrl, [v.VERCEL_URL, v.VERCEL_BRANCH_URL, v.VERCEL_PROJECT_PRODUCTION_URL]),
     appSecret: v.APP_SECRET ?? null,
     setupToken: v.SETUP_TOKEN ?? null,
+    deploymentEnvironment: v.VERCEL_ENV ?? 'production',
     port: v.PORT,
     webConcurrency: v.WEB_CONCURRENCY,
     trustedProxyCount: v.TRUSTED_PROXY_COUNT,

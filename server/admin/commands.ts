@@ -18,6 +18,7 @@ import { listRequests } from '../request-log/list';
 import { MAX_REQUESTS_PAGE, statusFilter } from '../schemas/request-log';
 import { uuid } from '../schemas/common';
 import { usageReport } from '../usage/report';
+import { markDatabase } from './database-mark';
 
 type OptionSpec = Record<string, { type: 'string' } | { type: 'boolean' }>;
 
@@ -79,6 +80,22 @@ function define<S extends z.ZodType, R extends object>(command: {
 }
 
 export const commands: Record<string, Command> = {
+  'database mark': define({
+    usage: '--environment production|preview|…   # a branch copied from production: disables its webhook endpoints',
+    options: strings('environment'),
+    input: z.object({
+      environment: required(
+        z.string().regex(/^[a-z][a-z0-9-]{0,39}$/, 'must be an environment name such as preview (lowercase letters, digits, dashes)'),
+      ),
+    }),
+    run: (db, input, audit) => markDatabase(db, input.environment, audit),
+    describe: (m) =>
+      m.previous === m.environment
+        ? `This database is already marked as ${m.environment}'s`
+        : `Marked this database as ${m.environment}'s (was ${m.previous ?? 'unmarked'})` +
+          (m.endpointsDisabled > 0 ? `; disabled ${m.endpointsDisabled} webhook endpoint(s) copied from production` : ''),
+  }),
+
   'workspace create': define({
     usage: '--slug S --name N',
     options: strings('slug', 'name'),

@@ -2,14 +2,18 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { runMigrations } from 'graphile-worker';
+import { recordEnvironment, refuseOthersProduction } from './environment';
 
 const prismaCli = fileURLToPath(new URL('../../prisma/cli.mjs', import.meta.url));
 
 /**
  * Applies prisma/migrations to the database at `url` with `prisma migrate deploy`,
- * then installs or upgrades graphile-worker's schema, the webhooks' job queue.
+ * then installs or upgrades graphile-worker's schema, the webhooks' job queue, and
+ * records the environment the database serves if none is recorded yet. Before any of
+ * it, a deployment that is not production's refuses a database recorded as production's.
  */
 export async function migrateDatabase(url: string): Promise<void> {
+  await refuseOthersProduction(url);
   try {
     await promisify(execFile)(process.execPath, [prismaCli, 'migrate', 'deploy'], {
       env: { ...process.env, DATABASE_URL: url },
@@ -20,4 +24,5 @@ export async function migrateDatabase(url: string): Promise<void> {
     throw new Error(`Migrations failed:\n${stdout ?? ''}${stderr ?? ''}`);
   }
   await runMigrations({ connectionString: url });
+  await recordEnvironment(url);
 }

@@ -74,3 +74,14 @@ export function createPool(options: PoolOptions): pg.Pool {
   attachDatabasePool(pool);
   return pool;
 }
+
+/** One connection of its own for a few statements (migrations' checks, tests' set-up), closed after `work`. */
+export async function withConnection<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'sign_in.failed',
   'sign_in.locked_out',
   'workspace.owner_set_up',
+  'database.environment_marked',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
@@ -37,14 +38,14 @@ export const AUDIT_ACTION_GROUPS = [...new Set(AUDIT_ACTIONS.map(actionGroup))];
 export const ACTOR_TYPES = ['person', 'api_key', 'oauth_app', 'cli', 'system'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
-export const TARGET_TYPES = ['api_key', 'oauth_app', 'webhook_endpoint', 'webhook_delivery', 'user', 'workspace'] as const;
+export const TARGET_TYPES = ['api_key', 'oauth_app', 'webhook_endpoint', 'webhook_delivery', 'user', 'workspace', 'database'] as const;
 export type TargetType = (typeof TARGET_TYPES)[number];
 
 /**
  * The only fields whose before and after an event keeps. Anything else a caller
  * passes is dropped, so a secret can never reach the log by a field added later.
  */
-export const CHANGE_FIELDS = ['name', 'scopes', 'projectId', 'expiresAt', 'url', 'events', 'enabled', 'role'] as const;
+export const CHANGE_FIELDS = ['name', 'scopes', 'projectId', 'expiresAt', 'url', 'events', 'enabled', 'role', 'environment'] as const;
 
 const ACTION_FILTER = `must be an action such as api_key.created or a group: ${AUDIT_ACTION_GROUPS.join(', ')}`;
 export const isActionFilter = (value: string) =>

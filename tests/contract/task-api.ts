@@ -698,7 +698,7 @@ export interface components {
              */
             occurredAt: string;
             /** @enum {string} */
-            action: "api_key.created" | "api_key.revoked" | "api_key.rejected" | "oauth_app.connected" | "oauth_app.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.enabled" | "webhook_endpoint.disabled" | "webhook_endpoint.deleted" | "webhook_delivery.resent" | "member.added" | "member.removed" | "member.role_changed" | "member.password_reset" | "sign_in.succeeded" | "sign_in.failed" | "sign_in.locked_out" | "workspace.owner_set_up";
+            action: "api_key.created" | "api_key.revoked" | "api_key.rejected" | "oauth_app.connected" | "oauth_app.revoked" | "webhook_endpoint.created" | "webhook_endpoint.updated" | "webhook_endpoint.secret_rotated" | "webhook_endpoint.enabled" | "webhook_endpoint.disabled" | "webhook_endpoint.deleted" | "webhook_delivery.resent" | "member.added" | "member.removed" | "member.role_changed" | "member.password_reset" | "sign_in.succeeded" | "sign_in.failed" | "sign_in.locked_out" | "workspace.owner_set_up" | "database.environment_marked";
             actor: components["schemas"]["AuditActor"];
             target: components["schemas"]["AuditTarget"];
             /** @description The client address the server resolved, never a forwarded header it does not trust */
@@ -706,7 +706,7 @@ export interface components {
             userAgent: string | null;
             /** @description The `X-Request-Id` the request answered with */
             requestId: string | null;
-            /** @description Before and after of the fields the change touched, among name, scopes, projectId, expiresAt, url, events, enabled, role */
+            /** @description Before and after of the fields the change touched, among name, scopes, projectId, expiresAt, url, events, enabled, role, environment */
             changes: {
                 [key: string]: {
                     before: unknown;
@@ -726,7 +726,7 @@ export interface components {
         /** @description What the action was on */
         AuditTarget: {
             /** @enum {string} */
-            type: "api_key" | "oauth_app" | "webhook_endpoint" | "webhook_delivery" | "user" | "workspace";
+            type: "api_key" | "oauth_app" | "webhook_endpoint" | "webhook_delivery" | "user" | "workspace" | "database";
             /** @description Null for the CLI and the server itself */
             id: string | null;
             /** @description As it was when the event happened */
@@ -4153,7 +4153,7 @@ export interface operations {
                 action?: string;
                 actorType?: "person" | "api_key" | "oauth_app" | "cli" | "system";
                 actorId?: string;
-                targetType?: "api_key" | "oauth_app" | "webhook_endpoint" | "webhook_delivery" | "user" | "workspace";
+                targetType?: "api_key" | "oauth_app" | "webhook_endpoint" | "webhook_delivery" | "user" | "workspace" | "database";
                 targetId?: string;
                 since?: string;
                 until?: string;
@@ -4288,7 +4288,7 @@ export interface operations {
                 action?: string;
                 actorType?: "person" | "api_key" | "oauth_app" | "cli" | "system";
                 actorId?: string;
-                targetType?: "api_key" | "oauth_app" | "webhook_endpoint" | "webhook_delivery" | "user" | "workspace";
+                targetType?: "api_key" | "oauth_app" | "webhook_endpoint" | "webhook_delivery" | "user" | "workspace" | "database";
                 targetId?: string;
                 since?: string;
                 until?: string;

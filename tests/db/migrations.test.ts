@@ -12,6 +12,7 @@ describe('migrations', () => {
       'attachment',
       'audit_event',
       'comment',
+      'database_environment',
       'idempotency_record',
       'label',
       'membership',
