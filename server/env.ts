@@ -74,6 +74,7 @@ const schema = z
     CRON_SECRET: optionalString,
     WEBHOOK_ALLOW_PRIVATE_ADDRESSES: z.enum(['true', 'false']).optional(),
     WEBHOOK_RESIDENT_WORKER: z.enum(['true', 'false']).optional(),
+    WEBHOOKS_ON_PREVIEWS: z.enum(['own', 'all'], { error: 'must be own or all' }).default('own'),
     REQUEST_LOG_RETENTION_DAYS: wholeNumberSetting(30, 0),
     WEBHOOK_RETRY_DELAYS: z
       .string()
@@ -166,6 +167,12 @@ export interface Env {
    * after answering.
    */
   webhookResidentWorker: boolean;
+  /**
+   * Where a deployment that is not production's sends webhooks: `own`, only to endpoints
+   * created on such a deployment or marked for previews (the others' deliveries are held);
+   * `all`, everywhere (server/webhooks/previews.ts).
+   */
+  webhooksOnPreviews: 'own' | 'all';
   /** Waits before each retry of a failed webhook delivery; after the last, the endpoint is disabled. */
   webhookRetryDelaysMs: number[];
   /** Days an audit event is kept before the purge deletes it. */
@@ -233,6 +240,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     cronSecret: v.CRON_SECRET ?? null,
     webhookAllowPrivateAddresses: v.WEBHOOK_ALLOW_PRIVATE_ADDRESSES === 'true',
     webhookResidentWorker: v.WEBHOOK_RESIDENT_WORKER === 'true',
+    webhooksOnPreviews: v.WEBHOOKS_ON_PREVIEWS,
     webhookRetryDelaysMs: v.WEBHOOK_RETRY_DELAYS.split(',').map((seconds) => Number(seconds) * 1000),
     auditLogRetentionDays: v.AUDIT_LOG_RETENTION_DAYS,
     requestLog: { retentionDays: v.REQUEST_LOG_RETENTION_DAYS, flushAfterResponse: Boolean(v.VERCEL) },

@@ -301,13 +301,14 @@ export const commands: Record<string, Command> = {
   }),
 
   'webhook create': define({
-    usage: `--workspace S --url U [--events ${EVENT_TYPES.join(',')}] [--project P]   # without --events: every project event`,
-    options: strings('workspace', 'url', 'events', 'project'),
+    usage: `--workspace S --url U [--events ${EVENT_TYPES.join(',')}] [--project P] [--previews]   # without --events: every project event; --previews: previews deliver to it too`,
+    options: { ...strings('workspace', 'url', 'events', 'project'), ...flags('previews') },
     input: z.object({
       workspace: required(slugSchema),
       url: required(z.string()),
       events: z.string().optional(),
       project: slugSchema.optional(),
+      previews: z.boolean().default(false),
     }),
     run: async (db, input, audit) => {
       const workspace = await findWorkspace(db, input.workspace);
@@ -318,7 +319,12 @@ export const commands: Record<string, Command> = {
           .map((name) => name.trim())
           .filter(Boolean),
       );
-      return createEndpoint(db, workspace.id, { url: input.url, events, projectId: project?.id ?? null }, audit);
+      return createEndpoint(
+        db,
+        workspace.id,
+        { url: input.url, events, projectId: project?.id ?? null, deliverOnPreviews: input.previews },
+        audit,
+      );
     },
     describe: (e) => `Created webhook ${e.id} to ${e.url}.\nSigning secret (shown once, store it now): ${e.secret}`,
   }),
@@ -337,7 +343,7 @@ export const commands: Record<string, Command> = {
         : webhooks
             .map(
               (e) =>
-                `${e.id}  ${e.disabledAt ? `disabled (${e.disabledReason})` : 'enabled'}  ${e.events.join(',') || 'all project events'}  ${e.url}`,
+                `${e.id}  ${e.disabledAt ? `disabled (${e.disabledReason})` : 'enabled'}  ${e.events.join(',') || 'all project events'}  ${e.url}${e.deliverOnPreviews ? '  (previews too)' : ''}`,
             )
             .join('\n'),
   }),

@@ -45,7 +45,18 @@ export type TargetType = (typeof TARGET_TYPES)[number];
  * The only fields whose before and after an event keeps. Anything else a caller
  * passes is dropped, so a secret can never reach the log by a field added later.
  */
-export const CHANGE_FIELDS = ['name', 'scopes', 'projectId', 'expiresAt', 'url', 'events', 'enabled', 'role', 'environment'] as const;
+export const CHANGE_FIELDS = [
+  'name',
+  'scopes',
+  'projectId',
+  'expiresAt',
+  'url',
+  'events',
+  'deliverOnPreviews',
+  'enabled',
+  'role',
+  'environment',
+] as const;
 
 const ACTION_FILTER = `must be an action such as api_key.created or a group: ${AUDIT_ACTION_GROUPS.join(', ')}`;
 export const isActionFilter = (value: string) =>

@@ -12,6 +12,7 @@ import {
   updateEndpoint,
 } from '../webhooks/endpoints';
 import { EVENT_TYPES } from '../webhooks/events';
+import { heldBecause } from '../webhooks/previews';
 import { router, webhookManagerProcedure } from './trpc';
 
 type Endpoint = Awaited<ReturnType<typeof listEndpoints>>[number];
@@ -29,6 +30,9 @@ function toEndpointView(endpoint: Endpoint) {
     disabledReason: endpoint.disabledReason,
     /** Until when the secret the last rotation replaced still signs beside the new one; null once it does not. */
     previousSecretExpiresAt: previousSecretSignsUntil(endpoint)?.toISOString() ?? null,
+    deliverOnPreviews: endpoint.deliverOnPreviews,
+    /** Why this deployment (a preview) holds its deliveries instead of sending them; null when it sends them. */
+    heldHere: heldBecause(endpoint),
   };
 }
 
@@ -55,6 +59,7 @@ const endpointFields = z.object({
   url: z.string().max(2000),
   events: z.array(z.enum(EVENT_TYPES)).max(EVENT_TYPES.length),
   projectId: z.string().nullable(),
+  deliverOnPreviews: z.boolean().optional(),
 });
 
 export const webhooksRouter = router({

@@ -8,6 +8,7 @@ import { env } from '../env';
 import { deliverJob } from './events';
 import { deliveryRefusal, guardedLookup } from './address';
 import { previousSecretSignsUntil, urlWithoutQuery } from './endpoints';
+import { heldBecause } from './previews';
 import { openSecret } from './secret';
 
 export const ATTEMPT_TIMEOUT_MS = 10_000;
@@ -85,6 +86,8 @@ interface Claimed {
   secret_sealed: string;
   previous_secret_sealed: string | null;
   previous_secret_expires_at: Date | null;
+  created_in: string | null;
+  deliver_on_previews: boolean;
 }
 
 /**
@@ -100,7 +103,8 @@ async function claimDelivery(db: Db, deliveryId: string): Promise<Claimed | null
     WHERE d.id = ${deliveryId}::uuid AND d.status = 'pending' AND (d.claimed_until IS NULL OR d.claimed_until < now())
       AND e.id = d.endpoint_id AND e.disabled_at IS NULL
     RETURNING d.id::text, d.endpoint_id::text, d.message_id, d.payload, d.attempts, d.claimed_until,
-      e.workspace_id::text, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at`;
+      e.workspace_id::text, e.url, e.secret_sealed, e.previous_secret_sealed, e.previous_secret_expires_at,
+      e.created_in, e.deliver_on_previews`;
   return claimed ?? null;
 }
 
@@ -108,11 +112,21 @@ async function claimDelivery(db: Db, deliveryId: string): Promise<Claimed | null
  * Makes one attempt at a delivery and records it. A 2xx delivers it; a 410 disables
  * the endpoint at once; anything else schedules the next attempt after the next
  * retry delay, and after the last one fails the endpoint is disabled with the reason.
- * The record is written only by the attempt that still holds its claim.
+ * A deployment that may not send to the endpoint (a preview, server/webhooks/previews.ts)
+ * records it as held, with why, and sends nothing. The record is written only by the
+ * attempt that still holds its claim.
  */
 export async function attemptDelivery(db: Db, deliveryId: string): Promise<void> {
   const delivery = await claimDelivery(db, deliveryId);
   if (!delivery) return;
+  const held = heldBecause({ createdIn: delivery.created_in, deliverOnPreviews: delivery.deliver_on_previews });
+  if (held) {
+    await db.webhookDelivery.updateMany({
+      where: { id: delivery.id, claimedUntil: delivery.claimed_until },
+      data: { status: 'held', lastError: held, claimedUntil: null, updatedAt: new Date() },
+    });
+    return;
+  }
   const endpoint = {
     secretSealed: delivery.secret_sealed,
     previousSecretSealed: delivery.previous_secret_sealed,

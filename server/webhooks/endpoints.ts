@@ -1,6 +1,7 @@
 import type { AuditContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
+import { env } from '../env';
 import { badRequest, conflict, notFound, nullIfMissing } from '../errors';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 import { FORBIDDEN_ADDRESS, FORBIDDEN_PORT, isAllowedPort, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
@@ -25,6 +26,8 @@ export interface EndpointInput {
   /** Empty: every event type. */
   events: EventType[];
   projectId: string | null;
+  /** Sent to from preview deployments too (server/webhooks/previews.ts); unset: false for a new one, unchanged for an update. */
+  deliverOnPreviews?: boolean;
 }
 
 const endpointSelect = {
@@ -36,6 +39,8 @@ const endpointSelect = {
   disabledReason: true,
   createdAt: true,
   previousSecretExpiresAt: true,
+  createdIn: true,
+  deliverOnPreviews: true,
 } as const;
 
 /**
@@ -95,10 +100,11 @@ export function urlWithoutQuery(url: string): string {
   }
 }
 
-const audited = (endpoint: { url: string; events: string[]; projectId: string | null }) => ({
+const audited = (endpoint: { url: string; events: string[]; projectId: string | null; deliverOnPreviews: boolean }) => ({
   url: urlWithoutQuery(endpoint.url),
   events: endpoint.events,
   projectId: endpoint.projectId,
+  deliverOnPreviews: endpoint.deliverOnPreviews,
 });
 
 const endpointTarget = (endpoint: { id: string; url: string }) => ({
@@ -117,7 +123,16 @@ export async function createEndpoint(db: Db, workspaceId: string, input: Endpoin
     await tx.$queryRaw`SELECT 1 FROM workspace WHERE id = ${workspaceId}::uuid FOR UPDATE`;
     if ((await tx.webhookEndpoint.count({ where: { workspaceId } })) >= MAX_ENDPOINTS_PER_WORKSPACE) throw conflict(TOO_MANY_ENDPOINTS);
     const created = await tx.webhookEndpoint.create({
-      data: { workspaceId, url: input.url, events, projectId: input.projectId, secretSealed: sealSecret(secret) },
+      data: {
+        workspaceId,
+        url: input.url,
+        events,
+        projectId: input.projectId,
+        secretSealed: sealSecret(secret),
+        // Which deployment made it: a preview sends only to its own (server/webhooks/previews.ts).
+        createdIn: env().deploymentEnvironment,
+        deliverOnPreviews: input.deliverOnPreviews ?? false,
+      },
       select: endpointSelect,
     });
     await recordAudit(tx, workspaceId, audit, {
@@ -136,13 +151,13 @@ export async function updateEndpoint(db: Db, workspaceId: string, id: string, in
   await checkUrl(input.url);
   const events = await checkScope(db, workspaceId, input);
   return db.$transaction(async (tx) => {
-    const [current] = await tx.$queryRaw<{ url: string; events: string[]; projectId: string | null }[]>`
-      SELECT url, events, project_id::text AS "projectId" FROM webhook_endpoint
+    const [current] = await tx.$queryRaw<{ url: string; events: string[]; projectId: string | null; deliverOnPreviews: boolean }[]>`
+      SELECT url, events, project_id::text AS "projectId", deliver_on_previews AS "deliverOnPreviews" FROM webhook_endpoint
       WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid FOR UPDATE`;
     if (!current) throw notFound(ENDPOINT_NOT_FOUND);
     const updated = await tx.webhookEndpoint.update({
       where: { id },
-      data: { url: input.url, events, projectId: input.projectId },
+      data: { url: input.url, events, projectId: input.projectId, deliverOnPreviews: input.deliverOnPreviews },
       select: endpointSelect,
     });
     const before = { ...audited(current), url: current.url };
@@ -165,9 +180,9 @@ export function listEndpoints(db: Db, workspaceId: string) {
 export async function deleteEndpoint(db: Db, workspaceId: string, id: string, audit: AuditContext): Promise<void> {
   if (!UUID.test(id)) throw notFound(ENDPOINT_NOT_FOUND);
   await db.$transaction(async (tx) => {
-    const [deleted] = await tx.$queryRaw<{ url: string; events: string[]; projectId: string | null }[]>`
+    const [deleted] = await tx.$queryRaw<{ url: string; events: string[]; projectId: string | null; deliverOnPreviews: boolean }[]>`
       DELETE FROM webhook_endpoint WHERE id = ${id}::uuid AND workspace_id = ${workspaceId}::uuid
-      RETURNING url, events, project_id::text AS "projectId"`;
+      RETURNING url, events, project_id::text AS "projectId", deliver_on_previews AS "deliverOnPreviews"`;
     if (!deleted) throw notFound(ENDPOINT_NOT_FOUND);
     await recordAudit(tx, workspaceId, audit, {
       action: 'webhook_endpoint.deleted',

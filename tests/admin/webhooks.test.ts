@@ -43,6 +43,17 @@ describe('admin CLI: webhooks', () => {
     expect(openSecret(row.secretSealed)).toBe(created.json.secret);
   });
 
+  it('webhook create records where it was made, and --previews marks it for preview deployments', async () => {
+    const ws = await workspace();
+    const plain = await create(ws);
+    const marked = await create(ws, '--previews');
+    expect(plain.json).toMatchObject({ createdIn: 'production', deliverOnPreviews: false });
+    expect(marked.json).toMatchObject({ createdIn: 'production', deliverOnPreviews: true });
+    const listed = await runAdminInProcess(['webhook', 'list', '--workspace', ws]);
+    expect(listed.stdout).toContain(`${marked.json.id}  enabled  all project events  http://127.0.0.1:9/hook  (previews too)\n`);
+    expect(listed.stdout).toContain(`${plain.json.id}  enabled  all project events  http://127.0.0.1:9/hook\n`);
+  });
+
   it('webhook list never shows a secret', async () => {
     const ws = await workspace();
     const created = await create(ws);

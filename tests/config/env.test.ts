@@ -78,6 +78,14 @@ describe('configuration', () => {
     ]);
   });
 
+  it('takes own or all for WEBHOOKS_ON_PREVIEWS, own when unset, and production as the environment without VERCEL_ENV', () => {
+    expect(parseEnv({}).webhooksOnPreviews).toBe('own');
+    expect(parseEnv({ WEBHOOKS_ON_PREVIEWS: 'all' }).webhooksOnPreviews).toBe('all');
+    expect(problems({ WEBHOOKS_ON_PREVIEWS: 'some' })).toEqual(['WEBHOOKS_ON_PREVIEWS must be own or all']);
+    expect(parseEnv({}).deploymentEnvironment).toBe('production');
+    expect(parseEnv({ VERCEL_ENV: 'preview' }).deploymentEnvironment).toBe('preview');
+  });
+
   it('refuses a malformed blob token', () => {
     expect(problems({ BLOB_READ_WRITE_TOKEN: 'abc' })).toEqual(['BLOB_READ_WRITE_TOKEN must look like vercel_blob_rw_<storeId>_<secret>']);
   });

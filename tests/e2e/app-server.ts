@@ -13,6 +13,8 @@ export interface AppServer {
   pid: number;
   /** The JSON lines logged so far (server/log.ts), by every process of the server. */
   events(): Record<string, unknown>[];
+  /** Everything printed so far, stdout and stderr together: the launcher's lines too. */
+  output(): string;
   /** The process ids of the production servers listening now, oldest first. */
   workers(): number[];
   /** Stops the server as SIGTERM does and resolves with the supervisor's exit code. */
@@ -119,7 +121,7 @@ export async function startAppServer(
       (response) => response.ok,
       () => false,
     ));
-  if (answers) return { baseUrl, pid: child.pid!, events, workers, stop, kill };
+  if (answers) return { baseUrl, pid: child.pid!, events, output: () => output, workers, stop, kill };
   await stop();
   throw new Error(`The production server did not come up on ${baseUrl}:\n${output}`);
 }

@@ -97,18 +97,24 @@ describe('the webhooks page in a browser', () => {
       const form = endpoint.getByRole('form', { name: `Change ${url}` });
       expect(await form.getByRole('checkbox', { name: 'task.created' }).isChecked()).toBe(true);
       await form.getByRole('checkbox', { name: 'task.deleted' }).check();
+      expect(await form.getByRole('checkbox', { name: 'Deliver from preview deployments' }).isChecked()).toBe(false);
+      await form.getByRole('checkbox', { name: 'Deliver from preview deployments' }).check();
       await form.getByRole('button', { name: 'Save changes' }).click();
       await expect.poll(() => page.getByRole('status').first().textContent()).toBe('Endpoint changed.');
       await expect.poll(() => endpoint.textContent()).toContain('task.created, task.deleted');
-      expect((await db().webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } })).events).toEqual([
-        'task.created',
-        'task.deleted',
-      ]);
+      await expect.poll(() => endpoint.textContent()).toContain('Delivered from previews too');
+      expect(await db().webhookEndpoint.findUniqueOrThrow({ where: { id: created.id } })).toMatchObject({
+        events: ['task.created', 'task.deleted'],
+        deliverOnPreviews: true,
+      });
       expect(await db().auditEvent.findMany({ where: { action: 'webhook_endpoint.updated', targetId: created.id } })).toMatchObject([
         {
           actorType: 'person',
           actorId: owner.id,
-          changes: { events: { before: ['task.created'], after: ['task.created', 'task.deleted'] } },
+          changes: {
+            events: { before: ['task.created'], after: ['task.created', 'task.deleted'] },
+            deliverOnPreviews: { before: false, after: true },
+          },
         },
       ]);
       await page.close();

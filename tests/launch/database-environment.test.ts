@@ -97,11 +97,17 @@ describe("a database recorded as production's", () => {
 });
 
 describe('database mark, for a branch copied from production', () => {
-  it("marks it as the preview's, disables the copied endpoints with their events and an event per workspace; the preview then migrates it", async () => {
+  it("marks it as the preview's, disables the copied endpoints not marked for previews, with their events and an event per workspace; the preview then migrates it", async () => {
     const enabled = await createEndpoint(
       db(),
       fixture.workspace.id,
       { url: 'http://127.0.0.1:9/hooks', events: [], projectId: null },
+      FIXTURE_AUDIT,
+    );
+    const forPreviews = await createEndpoint(
+      db(),
+      fixture.workspace.id,
+      { url: 'http://127.0.0.1:9/staging', events: [], projectId: null, deliverOnPreviews: true },
       FIXTURE_AUDIT,
     );
     const other = await createWorkspaceFixture({ slug: 'other' });
@@ -112,6 +118,8 @@ describe('database mark, for a branch copied from production', () => {
       disabledAt: expect.any(Date),
       disabledReason: COPIED_FROM_PRODUCTION,
     });
+    // Marked for previews: meant to receive their events, so it stays as it was.
+    expect(await db().webhookEndpoint.findUniqueOrThrow({ where: { id: forPreviews.id } })).toMatchObject({ disabledAt: null });
     const events = await db().auditEvent.findMany({
       where: { action: { in: ['webhook_endpoint.disabled', 'database.environment_marked'] } },
       orderBy: [{ action: 'asc' }, { workspaceId: 'asc' }],

@@ -6,7 +6,7 @@ import { DataTable } from '../../ui/data-table';
 import { Badge, EmptyState, type Tone } from '../../ui/feedback';
 import { RelativeTime } from '../../ui/relative-time';
 
-const STATUS_TONE: Record<DeliveryView['status'], Tone> = { pending: 'muted', delivered: 'ok', failed: 'danger' };
+const STATUS_TONE: Record<DeliveryView['status'], Tone> = { pending: 'muted', delivered: 'ok', failed: 'danger', held: 'warn' };
 
 export function DeliveriesTable({ deliveries, onResend }: { deliveries: DeliveryView[]; onResend: (delivery: DeliveryView) => void }) {
   return (

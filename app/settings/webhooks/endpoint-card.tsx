@@ -52,6 +52,10 @@ export function EndpointCard({
           <dd>{projectName}</dd>
         </div>
         <div>
+          <dt>Previews</dt>
+          <dd>{endpoint.deliverOnPreviews ? 'Delivered from previews too' : 'Held by previews, unless added on one'}</dd>
+        </div>
+        <div>
           <dt>Added</dt>
           <dd>
             <RelativeTime iso={endpoint.createdAt} />
@@ -61,6 +65,11 @@ export function EndpointCard({
       {endpoint.disabledAt && (
         <Callout tone="warn">
           <p>Disabled: {endpoint.disabledReason}</p>
+        </Callout>
+      )}
+      {endpoint.heldHere && (
+        <Callout tone="info">
+          <p>{endpoint.heldHere}</p>
         </Callout>
       )}
       {endpoint.previousSecretExpiresAt && (

@@ -14,6 +14,7 @@ export function endpointFields(form: FormData) {
     url: String(form.get('url') ?? ''),
     events: form.getAll('events').map(String) as EventType[],
     projectId: String(form.get('project') ?? '') || null,
+    deliverOnPreviews: form.get('previews') === 'on',
   };
 }
 
@@ -31,7 +32,7 @@ export function EndpointFields({
   idPrefix?: string;
   projects: Project[];
   eventTypes: readonly EventType[];
-  initial?: { url: string; events: string[]; projectId: string | null };
+  initial?: { url: string; events: string[]; projectId: string | null; deliverOnPreviews: boolean };
   error: (field: string) => string | undefined;
 }) {
   const id = (name: string) => `${idPrefix}${name}`;
@@ -74,6 +75,15 @@ export function EndpointFields({
           ))}
         </select>
       </Field>
+      <ChoiceGroup
+        id={id('previews')}
+        legend="Preview deployments"
+        help="A preview deployment sends only to the endpoints created on a preview, and holds the others' deliveries: check this for a receiver meant for previews' test events."
+      >
+        <Choice label="Deliver from preview deployments">
+          <input type="checkbox" name="previews" defaultChecked={initial?.deliverOnPreviews} />
+        </Choice>
+      </ChoiceGroup>
     </>
   );
 }
