@@ -1,5 +1,6 @@
 import { after } from 'next/server';
 import { db, processPool } from '../db/client';
+import { PRODUCTION } from '../db/environment';
 import { env } from '../env';
 import { logEvent } from '../log';
 import { bufferedRecords } from '../request-log/buffer';
@@ -14,25 +15,62 @@ import { aroundBoundedRoute } from './exchange';
 const AFTER_RESPONSE_RUN_MS = 30_000;
 
 /**
+ * Where no Cron Job calls (a preview: Vercel runs Cron Jobs on production only), the
+ * overdue work is run after answers instead: the due webhook deliveries, retries
+ * included, at most once a minute per instance, and the purge at most once per its
+ * 15 minutes. The times are this instance's: each of several instances runs its own.
+ */
+const OVERDUE_WEBHOOKS_EVERY_MS = 60_000;
+const OVERDUE_PURGE_EVERY_MS = 15 * 60_000;
+const lastRun = { webhooks: 0, purge: 0 };
+
+function overdueWork(now = Date.now()): { webhooks: boolean; purge: boolean } {
+  const config = env();
+  const cronless = config.deploymentEnvironment !== PRODUCTION;
+  const webhooks = cronless && now - lastRun.webhooks >= OVERDUE_WEBHOOKS_EVERY_MS;
+  const purge = cronless && now - lastRun.purge >= OVERDUE_PURGE_EVERY_MS;
+  if (webhooks) lastRun.webhooks = now;
+  if (purge) lastRun.purge = now;
+  return { webhooks, purge };
+}
+
+/** Where no worker runs beside the server (Vercel, next start): the answers carry the scheduled work. */
+const workerless = () => !env().webhookResidentWorker && env().database.kind === 'postgres';
+
+/**
+ * The webhook deliveries that are due and, when asked, the purge, after the answer has gone
+ * (Next's after(), Vercel's waitUntil). graphile-worker is loaded only here and in the Cron
+ * routes: it searches the disk for a config file as it loads, which no request that has
+ * nothing to run should pay for.
+ */
+function runAfterResponse(work: { webhooks: boolean; purge: boolean }): void {
+  if (!work.webhooks && !work.purge) return;
+  after(() =>
+    import('../webhooks/worker')
+      // Side by side, so that both end within the run's 30 s.
+      .then(({ runDueWebhooks, runPurge }) =>
+        Promise.all([
+          work.webhooks && runDueWebhooks(processPool(), db, AFTER_RESPONSE_RUN_MS),
+          work.purge && runPurge(processPool(), db, AFTER_RESPONSE_RUN_MS),
+        ]),
+      )
+      .catch((error: unknown) => logEvent('error', 'webhooks.after_response_failed', { error })),
+  );
+}
+
+/**
  * Wraps a route handler so that, where no webhook worker runs beside the server
  * (Vercel), a request that queued a webhook delivery attempts it right after its
- * answer has gone (Next's after(), Vercel's waitUntil), rather than at the next
- * Cron call. Under npm start and npm run dev the resident worker takes it at once.
+ * answer has gone, rather than at the next Cron call; on a preview, its answer also
+ * carries the overdue work no Cron Job runs there. Under npm start and npm run dev the
+ * resident worker takes every job at once and keeps the purge's schedule.
  */
 export function deliveringAfterResponse(handler: (req: Request) => Promise<Response>): (req: Request) => Promise<Response> {
   return aroundBoundedRoute(handler, async (req) => {
-    const config = env();
-    if (config.webhookResidentWorker || config.database.kind !== 'postgres') return handler(req);
+    if (!workerless()) return handler(req);
     const { result, queued } = await trackQueuedDeliveries(() => handler(req));
-    if (queued) {
-      after(() =>
-        // Loaded only here and in the Cron routes: graphile-worker searches the disk for a
-        // config file as it loads, which no request that queued nothing should pay for.
-        import('../webhooks/worker')
-          .then(({ runDueWebhooks }) => runDueWebhooks(processPool(), db, AFTER_RESPONSE_RUN_MS))
-          .catch((error: unknown) => logEvent('error', 'webhooks.after_response_failed', { error })),
-      );
-    }
+    const overdue = overdueWork();
+    runAfterResponse({ webhooks: queued || overdue.webhooks, purge: overdue.purge });
     return result;
   });
 }
@@ -48,6 +86,8 @@ export function writingLogAfterResponse(handler: (req: Request) => Promise<Respo
   return aroundBoundedRoute(handler, async (req) => {
     const response = await handler(req);
     if (env().requestLog.flushAfterResponse && bufferedRecords() > 0) after(flushRequestLog);
+    // Every answer of the API and MCP, reads too, may carry a preview's overdue work (the settings API's in deliveringAfterResponse).
+    if (workerless()) runAfterResponse(overdueWork());
     return response;
   });
 }

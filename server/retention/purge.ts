@@ -2,6 +2,7 @@ import { sweepExpiredUploads } from '../attachments/direct-upload';
 import { purgeAuditEvents } from '../audit/retention';
 import { sweepOrphanedUploadObjects } from '../attachments/upload-objects';
 import type { Db } from '../db/client';
+import { PRODUCTION } from '../db/environment';
 import { env } from '../env';
 import { sweepExpiredRecords } from '../idempotency/records';
 import { purgeOAuth } from '../oauth/purge';
@@ -46,7 +47,7 @@ export interface PurgeReport {
  * nobody references, and the request log's days past their retention (dropped whole,
  * never deleted row by row). The parts
  * that need only the database come first, so a storage that fails holds up none of
- * them. `now` is for tests and the soak, which look ahead.
+ * them; a preview runs those alone. `now` is for tests and the soak, which look ahead.
  */
 export async function purgeStorage(db: Db, { now, after = {} }: { now?: number; after?: PurgeCursor } = {}): Promise<PurgeReport> {
   const records = await sweepExpiredRecords(db, now === undefined ? undefined : new Date(now));
@@ -54,8 +55,12 @@ export async function purgeStorage(db: Db, { now, after = {} }: { now?: number; 
   const oauth = await purgeOAuth(db, now);
   const audit = await purgeAuditEvents(db, now ?? Date.now(), env().auditLogRetentionDays);
   const requestLogDays = await purgeRequestLog(db, now ?? Date.now(), env().requestLog.retentionDays);
-  const uploads = await sweepExpiredUploads(db, now);
-  const orphanedObjects = await sweepOrphanedUploadObjects(db, now);
+  // A deployment that is not production's (a preview) may run on a copy of production's
+  // database with production's Blob store: an object its database does not know, or thinks
+  // expired, may be production's. It leaves the store, and the rows naming its objects, alone.
+  const storeIsOurs = env().deploymentEnvironment === PRODUCTION;
+  const uploads = storeIsOurs ? await sweepExpiredUploads(db, now) : { deleted: 0, more: false };
+  const orphanedObjects = storeIsOurs ? await sweepOrphanedUploadObjects(db, now) : 0;
   const more = records.more || uploads.more || oauth.more || audit.more || deliveries.next !== null;
   return {
     deliveries: deliveries.deleted,

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appSecret } from '../../server/app-secret';
 import { db } from '../../server/db/client';
 import { createEndpoint } from '../../server/webhooks/endpoints';
+import { deliverJob } from '../../server/webhooks/events';
 import { ensureBuild } from '../support/build';
 import { withoutTestMarkers } from '../e2e/app-server';
 import { apiClient } from '../support/client';
@@ -30,6 +31,8 @@ let dataDir: string;
 
 // `next start` runs the App Router routes as Vercel does, with no worker beside them: what
 // a request queues is attempted by the request itself once it has answered, or not at all.
+// It runs as a preview (VERCEL_ENV=preview), where no Cron Job calls either: its answers
+// also carry the overdue retries and the purge.
 beforeAll(async () => {
   await ensureBuild();
   fx = await createWorkspaceFixture();
@@ -51,6 +54,7 @@ beforeAll(async () => {
       APP_SECRET: appSecret(),
       DATA_DIR: dataDir,
       WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+      VERCEL_ENV: 'preview',
     },
   });
   await vi.waitFor(
@@ -72,15 +76,53 @@ afterAll(async () => {
   if (dataDir) await fs.rm(dataDir, { recursive: true, force: true });
 });
 
+/** Made by this process, which is production's: marked for previews, so the preview sends to it. */
+const endpointForPreviews = (hookPath: string) =>
+  createEndpoint(
+    db(),
+    fx.workspace.id,
+    { url: receiver.url(hookPath), events: ['task.created'], projectId: null, deliverOnPreviews: true },
+    FIXTURE_AUDIT,
+  );
+
 describe('webhooks where no worker runs beside the server (Vercel)', () => {
+  // The first answer of the routes: the preview's overdue work runs at most once a minute.
+  it("a preview's answer, a read too, runs the overdue retries and the purge, with no worker and no Cron call", async () => {
+    const hookPath = randomUUID();
+    const hook = await endpointForPreviews(hookPath);
+    // A retry due now, as a failed attempt leaves it, and an Idempotency-Key record past its day.
+    const retry = await db().webhookDelivery.create({
+      data: {
+        endpointId: hook.id,
+        messageId: `msg_${randomUUID()}`,
+        eventType: 'task.created',
+        payload: '{"type":"task.created"}',
+        attempts: 1,
+      },
+    });
+    await db().$executeRaw`SELECT ${deliverJob(retry.id)}`;
+    const key = await fx.key();
+    const keyId = (await db().apiKey.findFirstOrThrow({ where: { workspaceId: fx.workspace.id }, select: { id: true } })).id;
+    await db().idempotencyRecord.create({
+      data: {
+        apiKeyId: keyId,
+        key: 'expired',
+        fingerprint: '0'.repeat(64),
+        claimToken: randomUUID(),
+        expiresAt: new Date(Date.now() - 60_000),
+      },
+    });
+
+    expect((await apiClient(baseUrl, key).get('/web/statuses')).status).toBe(200);
+
+    await vi.waitFor(() => expect(receiver.received(hookPath)).toHaveLength(1), { timeout: PATIENCE_MS, interval: 100 });
+    expect(receiver.received(hookPath)[0]!.body).toBe('{"type":"task.created"}');
+    await vi.waitFor(async () => expect(await db().idempotencyRecord.count()).toBe(0), { timeout: PATIENCE_MS, interval: 100 });
+  });
+
   it('a change that queued an event attempts its delivery right after the response, with no worker and no Cron call', async () => {
     const hookPath = randomUUID();
-    const hook = await createEndpoint(
-      db(),
-      fx.workspace.id,
-      { url: receiver.url(hookPath), events: ['task.created'], projectId: null },
-      FIXTURE_AUDIT,
-    );
+    const hook = await endpointForPreviews(hookPath);
     const client = apiClient(baseUrl, await fx.key());
 
     const created = await client.post('/web/tasks', { title: 'Attempted after the answer' });

@@ -3,6 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../../server/db/client';
 import { env } from '../../server/env';
+import { purgeStorage } from '../../server/retention/purge';
 import { attemptDelivery } from '../../server/webhooks/deliver';
 import { createEndpoint, resendDelivery, updateEndpoint } from '../../server/webhooks/endpoints';
 import { createWorkspaceFixture, FIXTURE_AUDIT, type WorkspaceFixture } from '../support/fixtures';
@@ -106,5 +107,31 @@ describe('a preview deployment', () => {
     } finally {
       config.webhooksOnPreviews = 'own';
     }
+  });
+});
+
+describe('the purge on a preview', () => {
+  it("purges the database, but leaves alone the Blob store, which may be production's, and the rows naming its objects", async () => {
+    // An Idempotency-Key record belongs to a key.
+    await fx.key();
+    const apiKeyId = (await db().apiKey.findFirstOrThrow({ where: { workspaceId: fx.workspace.id }, select: { id: true } })).id;
+    const dayAgo = new Date(Date.now() - 24 * 3_600_000);
+    await db().idempotencyRecord.create({
+      data: { apiKeyId, key: 'expired', fingerprint: '0'.repeat(64), claimToken: randomUUID(), expiresAt: dayAgo },
+    });
+    const upload = await db().pendingUpload.create({
+      data: {
+        workspaceId: fx.workspace.id,
+        storageKey: `upload-${randomUUID()}`,
+        filename: 'a.txt',
+        mimeType: 'text/plain',
+        size: 1,
+        expiresAt: dayAgo,
+      },
+    });
+
+    const report = await purgeStorage(db());
+    expect(report).toMatchObject({ idempotencyRecords: 1, uploads: 0, orphanedObjects: 0 });
+    expect(await db().pendingUpload.findUnique({ where: { id: upload.id } })).not.toBeNull();
   });
 });
