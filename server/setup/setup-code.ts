@@ -38,8 +38,10 @@ function normalized(code: string): string {
  * (null then).
  */
 export async function standingSetupCode(db: Db): Promise<{ code: string; fromEnv: boolean } | null> {
+  // Asked on every opening of /setup: once anyone exists, one count answers, with no lock taken.
+  if ((await db.user.count()) > 0) return null;
   const token = env().setupToken;
-  if (token) return (await db.user.count()) === 0 ? { code: token, fromEnv: true } : null;
+  if (token) return { code: token, fromEnv: true };
   return db.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(${SETUP_LOCK})`;
     if ((await tx.user.count()) > 0) return null;

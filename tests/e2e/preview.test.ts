@@ -129,6 +129,33 @@ describe('npm start as a Vercel preview, before its first owner', () => {
     expect(await db().user.count()).toBe(0);
   });
 
+  it('answers what a careless or hostile client sends to setup with a 4xx, and creates nothing', async () => {
+    const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
+      const answer = await requestFrom(loopbackAddress(), `${app.baseUrl}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: app.baseUrl, ...headers },
+        body,
+      });
+      seen.push(answer.body);
+      return answer.status;
+    };
+    const statuses = [
+      await post('/api/internal/setup.createOwner', '{bad'),
+      await post('/api/internal/setup.createOwner', JSON.stringify({ setupCode: 12345 })),
+      await post('/api/internal/setup.createOwner', JSON.stringify({ setupCode: ['a'], email: {} })),
+      await post('/api/internal/setup.createOwner', JSON.stringify({ setupCode: 'x'.repeat(70_000) })),
+      await post('/api/internal/setup.createOwner', 'null'),
+      await post('/api/internal/setup.createOwner?batch=1', JSON.stringify({ 0: { setupCode: 'AAAA' } })),
+      await post('/api/internal/SETUP.createOwner', '{}'),
+      await post('/api/internal/setup.createOwner', '{}', { 'x-forwarded-for': '10.0.0.1', origin: 'https://evil.example' }),
+      (await requestFrom(loopbackAddress(), `${app.baseUrl}/api/internal/setup.createOwner`)).status,
+    ];
+    for (const status of statuses) expect(status, String(statuses)).toBeGreaterThanOrEqual(400);
+    for (const status of statuses) expect(status, String(statuses)).toBeLessThan(500);
+    expect(await db().user.count()).toBe(0);
+    expect((await requestFrom(loopbackAddress(), `${app.baseUrl}/setup`)).status).toBe(200);
+  });
+
   it('keeps the code out of the database in clear', async () => {
     const code = loggedCodes().printed!;
     const tables = await db().$queryRaw<{ name: string }[]>`

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seal } from '../../server/app-secret';
 import { db } from '../../server/db/client';
 import { MAX_SETUP_ATTEMPTS } from '../../server/setup/attempts';
 import { SETUP_DONE, WRONG_SETUP_CODE } from '../../server/setup/first-owner';
@@ -10,9 +11,13 @@ let server: TestServer;
 // The code the server logs when /setup is opened (server/setup/setup-code.ts), made by the same call.
 let code: string;
 
+// Asked for by several processes at once, as instances starting together do.
+let codes: (string | undefined)[];
+
 beforeAll(async () => {
   server = await startTestServer();
-  code = (await standingSetupCode(db()))!.code;
+  codes = (await Promise.all(Array.from({ length: 5 }, () => standingSetupCode(db())))).map((standing) => standing?.code);
+  code = codes[0]!;
 });
 afterAll(() => server.close());
 
@@ -38,6 +43,12 @@ async function setupFrom(from: string, input: unknown) {
 
 // The tests share one fresh database and run in order: no user, then one.
 describe('first run setup', () => {
+  it('makes one setup code per database, however many ask at once', async () => {
+    expect(new Set(codes)).toEqual(new Set([code]));
+    expect(code).toMatch(/^[0-9A-HJKMNP-TV-Z]{4}(-[0-9A-HJKMNP-TV-Z]{4}){4}$/);
+    expect((await standingSetupCode(db()))!.code).toBe(code);
+  });
+
   it('reports invalid fields under their names without creating anything', async () => {
     const answer = await settingsClient(server.baseUrl).mutate('setup.createOwner', {
       ...owner(0),
@@ -102,6 +113,14 @@ describe('first run setup', () => {
     // Another /64 has attempts of its own.
     expect((await setupFrom('2001:db8:1:3::1', wrong)).status).toBe(403);
     expect(await db().user.count()).toBe(0);
+  });
+
+  it('replaces a code sealed under another APP_SECRET, which no process can read, and refuses the old one', async () => {
+    await db().setupCode.update({ where: { id: 1 }, data: { codeSealed: seal('another-key', code) } });
+    const replaced = (await standingSetupCode(db()))!.code;
+    expect(replaced).not.toBe(code);
+    expect((await setupFrom('203.0.113.8', owner(0, code))).status).toBe(403);
+    code = replaced;
   });
 
   it('keeps the code sealed: no row holds it in clear', async () => {
