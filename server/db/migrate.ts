@@ -1,7 +1,6 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { runMigrations } from 'graphile-worker';
 import { recordEnvironment, refuseOthersProduction } from './environment';
 
 const prismaCli = fileURLToPath(new URL('../../prisma/cli.mjs', import.meta.url));
@@ -23,6 +22,8 @@ export async function migrateDatabase(url: string): Promise<void> {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string };
     throw new Error(`Migrations failed:\n${stdout ?? ''}${stderr ?? ''}`);
   }
+  // Loaded once the database is to be migrated: a refused run never pays for its config search.
+  const { runMigrations } = await import('graphile-worker');
   await runMigrations({ connectionString: url });
   await recordEnvironment(url);
 }

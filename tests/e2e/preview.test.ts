@@ -130,13 +130,15 @@ describe('npm start as a Vercel preview, before its first owner', () => {
   });
 
   it('answers what a careless or hostile client sends to setup with a 4xx, and creates nothing', async () => {
+    // fetch, not a connection of its own: under Node 26, a call answered without its body read
+    // never ends for a client that sent `Connection: close` (the one requestFrom sends).
     const post = async (path: string, body: string, headers: Record<string, string> = {}) => {
-      const answer = await requestFrom(loopbackAddress(), `${app.baseUrl}${path}`, {
+      const answer = await fetch(`${app.baseUrl}${path}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', origin: app.baseUrl, ...headers },
         body,
       });
-      seen.push(answer.body);
+      seen.push(await answer.text());
       return answer.status;
     };
     const statuses = [
