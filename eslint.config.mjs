@@ -37,7 +37,18 @@ function layer(files, above) {
 }
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.next/', '.data/', '.scratch/', 'server/db/generated/', 'next-env.d.ts', 'tests/bench/results/'] },
+  {
+    ignores: [
+      'node_modules/',
+      '.next/',
+      '.data/',
+      '.scratch/',
+      'server/db/generated/',
+      'next-env.d.ts',
+      'tests/bench/results/',
+      'client/dist/',
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

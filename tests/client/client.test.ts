@@ -1,0 +1,15 @@
+import { describe } from 'vitest';
+import { burstCase, clientCases } from './api.cases';
+import { useClientServer } from './context';
+
+// The official client (client/) against one production server. The burst waits out the rate
+// limit's window (a minute or two): it runs beside the other cases, which run one after another
+// (describe.sequential), instead of after them.
+const context = useClientServer();
+
+describe('the client', { concurrent: true }, () => {
+  burstCase(context);
+  describe('the client, its command line and its package', () => {
+    clientCases(context);
+  });
+});

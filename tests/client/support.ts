@@ -1,0 +1,84 @@
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runProcess } from '../support/cli';
+
+export const CLIENT = fileURLToPath(new URL('../../client/', import.meta.url));
+const npm = 'npm';
+
+/** `npm pack` in client/, as a publisher runs it: its prepack builds dist/, which the tests of the command line and the browser use too. */
+export async function packClient(): Promise<string> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-pack-'));
+  const packed = await runProcess<{ filename: string }[]>(npm, ['pack', '--json', '--pack-destination', folder], { cwd: CLIENT });
+  if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
+  return path.join(folder, packed.json[0]!.filename);
+}
+
+/**
+ * A TCP proxy to `target` that, for the first request whose bytes hold `marker`,
+ * passes the request on, waits for the server's answer to begin, and then closes
+ * the client's connection without a byte of it: the request was processed, its
+ * answer lost, as when a connection drops at the worst moment.
+ */
+export async function startDroppingProxy(target: URL, marker: string) {
+  let dropped = false;
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port), target.hostname);
+    let dropThis = false;
+    client.on('data', (chunk) => {
+      if (!dropped && chunk.includes(marker)) dropped = dropThis = true;
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk) => {
+      if (dropThis) {
+        client.destroy();
+        upstream.destroy();
+      } else client.write(chunk);
+    });
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    dropped: () => dropped,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: unknown } | 'no answer';
+
+/**
+ * An HTTP server that answers its requests, in order, with the answers given (`no answer`:
+ * it keeps the request open and says nothing), then 404: what a client does with each
+ * kind of answer, seen without a production server's timing.
+ */
+export async function startScriptedServer(answers: ScriptedAnswer[]) {
+  const requests: { method: string; path: string; idempotencyKey: string | undefined }[] = [];
+  const sockets = new Set<net.Socket>();
+  const server = http.createServer((req, res) => {
+    requests.push({ method: req.method!, path: req.url!, idempotencyKey: req.headers['idempotency-key'] as string | undefined });
+    req.resume();
+    const answer = answers.shift() ?? { status: 404, body: { statusCode: 404, message: 'Not found' } };
+    if (answer === 'no answer') return;
+    res.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(answer.body ?? {}));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}/v1/public`,
+    requests,
+    close: () => {
+      for (const socket of sockets) socket.destroy();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
