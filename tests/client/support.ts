@@ -1,12 +1,15 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runProcess } from '../support/cli';
+import { runProcess, type CliResult } from '../support/cli';
+import { PATIENCE_MS } from '../support/patience';
 
 export const CLIENT = fileURLToPath(new URL('../../client/', import.meta.url));
+export const CLI = path.join(CLIENT, 'dist/cli/main.js');
 const npm = 'npm';
 
 /** `npm pack` in client/, as a publisher runs it: its prepack builds dist/, which the tests of the command line and the browser use too. */
@@ -15,6 +18,37 @@ export async function packClient(): Promise<string> {
   const packed = await runProcess<{ filename: string }[]>(npm, ['pack', '--json', '--pack-destination', folder], { cwd: CLIENT });
   if (packed.code !== 0) throw new Error(`npm pack failed:\n${packed.stderr}`);
   return path.join(folder, packed.json[0]!.filename);
+}
+
+/** The command line as built into client/dist, in a child process. */
+export function runCli<T = unknown>(args: string[], env: Record<string, string | undefined>, stdin = ''): Promise<CliResult<T>> {
+  return runProcess<T>(process.execPath, [CLI, ...args], { env, stdin });
+}
+
+/**
+ * A command run at a terminal (a pseudo-terminal of util-linux's `script`), with
+ * `answer` typed once `prompt` has appeared, as a person types after a prompt.
+ * Resolves with everything the terminal showed.
+ */
+export function runAtTerminal(command: string[], env: Record<string, string>, prompt: string, answer: string) {
+  const quoted = command.map((part) => `'${part.replace(/'/g, `'\\''`)}'`).join(' ');
+  const child = spawn('script', ['-qec', quoted, '/dev/null'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  let screen = '';
+  let typed = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    screen += chunk.toString('utf8');
+    if (!typed && screen.includes(prompt)) {
+      typed = true;
+      child.stdin.write(answer);
+    }
+  });
+  return new Promise<{ code: number | null; screen: string }>((resolve) => {
+    const timer = setTimeout(() => child.kill(), PATIENCE_MS);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, screen });
+    });
+  });
 }
 
 /**
