@@ -1,11 +1,12 @@
 import { describe } from 'vitest';
 import { burstCase, clientCases } from './api.cases';
+import { browserCases } from './browser.cases';
 import { cliCases } from './cli.cases';
 import { useClientServer } from './context';
 
-// The official client (client/) and its command line against one production server. The burst
-// waits out the rate limit's window (a minute or two): it runs beside the other cases, which run
-// one after another (describe.sequential), instead of after them.
+// The official client (client/), its command line and the client in Chromium against one
+// production server. The burst waits out the rate limit's window (a minute or two): it runs
+// beside the other cases, which run one after another (describe.sequential), instead of after them.
 const context = useClientServer();
 
 describe('the client', { concurrent: true }, () => {
@@ -13,5 +14,6 @@ describe('the client', { concurrent: true }, () => {
   describe('the client, its command line and its package', () => {
     clientCases(context);
     cliCases(context);
+    browserCases(context);
   });
 });

@@ -51,6 +51,24 @@ export function runAtTerminal(command: string[], env: Record<string, string>, pr
   });
 }
 
+/** Serves a folder's files, and an empty page at `/`, on a loopback port: another origin than the API's, as a web app calling it. */
+export async function serveFolder(root: string) {
+  const types: Record<string, string> = { '.js': 'text/javascript', '.html': 'text/html' };
+  const server = http.createServer(async (req, res) => {
+    const pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    if (pathname === '/') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>A web app</title>');
+    const file = path.join(root, pathname);
+    const body = file.startsWith(root) ? await fs.readFile(file).catch(() => undefined) : undefined;
+    if (!body) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
 /**
  * A TCP proxy to `target` that, for the first request whose bytes hold `marker`,
  * passes the request on, waits for the server's answer to begin, and then closes
