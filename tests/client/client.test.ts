@@ -3,10 +3,11 @@ import { burstCase, clientCases } from './api.cases';
 import { browserCases } from './browser.cases';
 import { cliCases } from './cli.cases';
 import { useClientServer } from './context';
+import { packageCases } from './package.cases';
 
-// The official client (client/), its command line and the client in Chromium against one
-// production server. The burst waits out the rate limit's window (a minute or two): it runs
-// beside the other cases, which run one after another (describe.sequential), instead of after them.
+// The official client (client/), its command line and its packed tarball against one production
+// server. The burst waits out the rate limit's window (a minute or two): it runs beside the other
+// cases, which run one after another (describe.sequential), instead of after them.
 const context = useClientServer();
 
 describe('the client', { concurrent: true }, () => {
@@ -15,5 +16,6 @@ describe('the client', { concurrent: true }, () => {
     clientCases(context);
     cliCases(context);
     browserCases(context);
+    packageCases(context);
   });
 });

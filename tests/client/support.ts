@@ -20,6 +20,15 @@ export async function packClient(): Promise<string> {
   return path.join(folder, packed.json[0]!.filename);
 }
 
+/** An empty folder with nothing but the tarball installed in it, as a consumer's project; npm asks no registry. */
+export async function installTarball(tarball: string): Promise<string> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-consumer-'));
+  await fs.writeFile(path.join(folder, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  const installed = await runProcess(npm, ['install', '--offline', '--no-audit', '--no-fund', tarball], { cwd: folder });
+  if (installed.code !== 0) throw new Error(`npm install of the tarball failed:\n${installed.stderr}`);
+  return folder;
+}
+
 /** The command line as built into client/dist, in a child process. */
 export function runCli<T = unknown>(args: string[], env: Record<string, string | undefined>, stdin = ''): Promise<CliResult<T>> {
   return runProcess<T>(process.execPath, [CLI, ...args], { env, stdin });
@@ -133,4 +142,20 @@ export async function startScriptedServer(answers: ScriptedAnswer[]) {
       return new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+}
+
+/** The README's code blocks in a language, each with the heading it sits under. */
+export async function readmeBlocks(language: string): Promise<{ heading: string; code: string }[]> {
+  const text = await fs.readFile(path.join(CLIENT, 'README.md'), 'utf8');
+  const blocks: { heading: string; code: string }[] = [];
+  let heading = '';
+  for (const part of text.split(/^```/m).entries()) {
+    const [index, chunk] = part;
+    if (index % 2 === 0) {
+      heading = [...chunk.matchAll(/^#+ (.+)$/gm)].at(-1)?.[1] ?? heading;
+    } else if (chunk.startsWith(`${language}\n`)) {
+      blocks.push({ heading, code: chunk.slice(language.length + 1) });
+    }
+  }
+  return blocks;
 }
