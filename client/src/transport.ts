@@ -122,9 +122,7 @@ export class Transport {
   async send(exchange: Exchange, options: RequestOptions = {}): Promise<{ body: unknown; lastResponse: LastResponse } | Response> {
     const external = /^https?:/.test(exchange.path);
     const idempotencyKey =
-      !external && (exchange.method === 'POST' || exchange.method === 'PATCH')
-        ? (options.idempotencyKey ?? crypto.randomUUID())
-        : undefined;
+      !external && (exchange.method === 'POST' || exchange.method === 'PATCH') ? (options.idempotencyKey ?? randomUuid()) : undefined;
     const headers: Record<string, string> = { ...exchange.headers };
     if (!external) {
       headers.authorization = this.authorization;
@@ -271,6 +269,16 @@ async function sleepUntil(deadline: () => number, signal: AbortSignal | undefine
 function describe(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } })?.cause;
   return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
+}
+
+/** A version 4 UUID; from getRandomValues where randomUUID is missing (a page served over plain http has no randomUUID). */
+function randomUuid(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40;
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80;
+  const hex = Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function isNode(): boolean {

@@ -55,8 +55,9 @@ export async function verifyWebhook(
 }
 
 function header(headers: HeadersInput, name: string): string {
-  if (headers instanceof Headers) return headers.get(name) ?? '';
-  const entry = Object.entries(headers).find(([key]) => key.toLowerCase() === name)?.[1];
+  // A Headers of another realm (a framework's own fetch) is not `instanceof` this one's.
+  if (typeof headers.get === 'function') return (headers as Headers).get(name) ?? '';
+  const entry = Object.entries(headers as Record<string, string | string[] | undefined>).find(([key]) => key.toLowerCase() === name)?.[1];
   return (Array.isArray(entry) ? entry[0] : entry) ?? '';
 }
 

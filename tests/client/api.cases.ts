@@ -178,6 +178,20 @@ export function clientCases(context: ClientContext) {
       }
     });
 
+    it('makes its Idempotency-Keys of getRandomValues where the platform has no randomUUID (a page served over plain http)', async () => {
+      const stub = await startScriptedServer([{ status: 201, body: { id: 'created' } }]);
+      const platform = globalThis.crypto;
+      vi.stubGlobal('crypto', { getRandomValues: (bytes: Uint8Array) => platform.getRandomValues(bytes) });
+      try {
+        const api = new TaskApi({ apiKey: 'tk_stub', baseUrl: stub.url });
+        await api.tasks.create({ project: 'web', title: 'Over plain http' });
+      } finally {
+        vi.unstubAllGlobals();
+        await stub.close();
+      }
+      expect(stub.requests[0]!.idempotencyKey).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    });
+
     it('refuses a change sent with a stale If-Match with a PreconditionFailedError carrying the current task', async () => {
       const api = await context.client();
       const task = await api.tasks.create({ project: 'web', title: 'Renew the certificate' });
