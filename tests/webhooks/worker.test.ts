@@ -41,7 +41,7 @@ describe('the webhook worker', () => {
   });
 
   // Prisma's client sets itself up on its first statements: on a busy machine that had taken the
-  // first deliveries after a start seconds past their 201 (README, Deployment tests).
+  // first deliveries after a start seconds past their 201 (docs/tests.md, Deployment tests).
   it('has its Prisma client build and send a statement before it takes a job', async () => {
     const counter = await startStatementCounter(process.env.DATABASE_URL!);
     try {
