@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DELIVER_JOB } from '../../server/webhooks/events';
+import { DELIVER_JOB } from '../../server/outbox/delivery-job';
 import { withoutTestMarkers } from '../e2e/app-server';
 import { runAdmin } from '../support/cli';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';

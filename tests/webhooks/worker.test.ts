@@ -2,7 +2,7 @@ import { Prisma } from '../../server/db/generated/client';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
 import { startStatementCounter } from '../support/pg-counter';
-import { startWebhookWorker, WORKER_APPLICATION_NAME } from '../../server/webhooks/worker';
+import { startWebhookWorker, WORKER_APPLICATION_NAME } from '../../server/jobs/worker';
 
 const uncaught: unknown[] = [];
 const record = (error: unknown) => uncaught.push(error);
