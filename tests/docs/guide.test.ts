@@ -136,6 +136,16 @@ describe.each(PAGES)('%s', (file) => {
   });
 });
 
+describe.each(PAGES)('%s', (file) => {
+  it('names in code only files of the repository that exist', () => {
+    const named = [...walk(parse(file))]
+      .filter((node) => node.type === 'inlineCode')
+      .map((node) => node.value)
+      .filter((value) => /^(?:server|app|tests|prisma|client|docs|\.ci)\/[\w./[\]-]*\.\w+$/.test(value));
+    expect(named.filter((name) => !existsSync(path.join(root, name)))).toEqual([]);
+  });
+});
+
 describe.each(GUIDE)('%s', (file) => {
   it('opens with who it is for and what it answers', () => {
     const [title, opening] = parse(file).children;
