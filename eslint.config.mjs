@@ -4,7 +4,7 @@ import tseslint from 'typescript-eslint';
 /**
  * The layers of server/, bottom to top: each folder (or module at server/'s top) imports only
  * those before it, so none imports one above it and no two import each other, even through
- * others. The one place the order is written; README's Layout section describes it.
+ * others. The one place the order is written; docs/architecture.md (Layers) describes it.
  */
 const LAYERS = [
   'env',
