@@ -39,7 +39,7 @@ limiter's store is unreachable requests are served without limits and the remain
 
 AI agents can use the same operations as the tools of this server's MCP server at \`/v1/mcp\` (Streamable HTTP), with the
 same keys, scopes and rate limit, or signing in with OAuth as Claude's and ChatGPT's connectors do:
-\`claude mcp add --transport http task-api <app URL>/v1/mcp\`. The README shows the setup for Claude, ChatGPT, Cursor and VS Code.
+\`claude mcp add --transport http task-api <app URL>/v1/mcp\`. The guide's MCP page, docs/mcp.md, shows the setup for Claude, ChatGPT, Cursor and VS Code.
 
 Every POST and PATCH accepts an \`Idempotency-Key\` header (1 to 255 printable ASCII characters, a UUID for instance), so
 that a request whose answer was lost can be sent again safely. The first request with a key is processed and its answer

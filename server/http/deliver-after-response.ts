@@ -4,7 +4,7 @@ import { env } from '../env';
 import { logEvent } from '../log';
 import { bufferedRecords } from '../request-log/buffer';
 import { flushRequestLog } from '../request-log/flush';
-import { trackQueuedDeliveries } from '../webhooks/request-scope';
+import { trackQueuedDeliveries } from '../outbox/request-scope';
 import { aroundBoundedRoute } from './exchange';
 
 /**
@@ -28,7 +28,7 @@ export function deliveringAfterResponse(handler: (req: Request) => Promise<Respo
       after(() =>
         // Loaded only here and in the Cron routes: graphile-worker searches the disk for a
         // config file as it loads, which no request that queued nothing should pay for.
-        import('../webhooks/worker')
+        import('../jobs/worker')
           .then(({ runDueWebhooks }) => runDueWebhooks(processPool(), db, AFTER_RESPONSE_RUN_MS))
           .catch((error: unknown) => logEvent('error', 'webhooks.after_response_failed', { error })),
       );

@@ -177,7 +177,7 @@ export const listTasksQuery = z.object({
       description:
         'Extension: the tasks after this place, from the `meta.nextCursor` of an earlier answer to the same query (the same ' +
         'project, filters, `sort` and `order`; `updatedSince` and `limit` may differ). Costs the same however deep; in change ' +
-        'order (`sort=updatedAt&order=asc`) pages so read neither miss nor repeat a task while tasks change (see the README)',
+        'order (`sort=updatedAt&order=asc`) pages so read neither miss nor repeat a task while tasks change (see docs/polling.md)',
     })
     .optional(),
 });

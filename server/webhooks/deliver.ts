@@ -5,7 +5,7 @@ import { systemContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { env } from '../env';
-import { deliverJob } from './events';
+import { deliverJob } from '../outbox/delivery-job';
 import { deliveryRefusal, guardedLookup } from './address';
 import { previousSecretSignsUntil, urlWithoutQuery } from './endpoints';
 import { openSecret } from './secret';

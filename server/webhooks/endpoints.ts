@@ -2,11 +2,12 @@ import type { AuditContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { badRequest, conflict, notFound, nullIfMissing } from '../errors';
+import { deliverJob } from '../outbox/delivery-job';
+import { noteDeliveryQueued } from '../outbox/request-scope';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 import { FORBIDDEN_ADDRESS, FORBIDDEN_PORT, isAllowedPort, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
-import { deliverJob, EVENT_TYPES, WORKSPACE_EVENT_TYPES, type EventType } from './events';
+import { EVENT_TYPES, WORKSPACE_EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
-import { noteDeliveryQueued } from './request-scope';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';

@@ -9,7 +9,7 @@ import { runProcess } from '../support/cli';
 import { PATIENCE_MS } from '../support/patience';
 import { freePort } from '../support/ports';
 import type { ClientContext } from './context';
-import { installTarball, readmeBlocks } from './support';
+import { CLIENT, installTarball, readmeBlocks } from './support';
 
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
 
@@ -115,6 +115,18 @@ export function packageCases(context: ClientContext) {
         expect([heading, ran.code, ran.stderr]).toEqual([heading, 0, '']);
         expect(ran.stdout, heading).toMatch(SCRIPTS[heading]!);
       }
+    });
+
+    it("runs the repository README's first request with the client, on this server's root", async () => {
+      const [block, ...others] = await readmeBlocks('js', path.join(CLIENT, '../README.md'));
+      expect([block?.heading, others]).toEqual(['With the official client', []]);
+      const file = path.join(folder, 'first-request.mjs');
+      await fs.writeFile(file, block!.code.replace('http://localhost:3000/v1/public', context.baseUrl));
+
+      const ran = await runProcess(process.execPath, [file], { env, cwd: folder });
+
+      expect([ran.code, ran.stderr]).toEqual([0, '']);
+      expect(ran.stdout).toMatch(/^\[ .+, .+ \] \d+ [\w-]+\n$/);
     });
 
     it("runs its README's webhook receiver, which verifies and reports a delivery of the server", async () => {

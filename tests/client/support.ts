@@ -144,9 +144,12 @@ export async function startScriptedServer(answers: ScriptedAnswer[]) {
   };
 }
 
-/** The README's code blocks in a language, each with the heading it sits under. */
-export async function readmeBlocks(language: string): Promise<{ heading: string; code: string }[]> {
-  const text = await fs.readFile(path.join(CLIENT, 'README.md'), 'utf8');
+/** A README's code blocks in a language (the client's by default), each with the heading it sits under. */
+export async function readmeBlocks(
+  language: string,
+  readme = path.join(CLIENT, 'README.md'),
+): Promise<{ heading: string; code: string }[]> {
+  const text = await fs.readFile(readme, 'utf8');
   const blocks: { heading: string; code: string }[] = [];
   let heading = '';
   for (const part of text.split(/^```/m).entries()) {
