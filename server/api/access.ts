@@ -87,11 +87,16 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
 
 /**
  * The gate of an operation on the workspace rather than on one of its projects
- * (its audit log, request log and usage), in the same order: key (401), rate limit (429),
- * scope (403). A scope of null: every key and app may ask, for what is its own.
- * What the workspace as a whole holds is refused to a key limited to one project.
+ * (its audit log, request log, usage and webhooks), in the same order: key (401), rate limit
+ * (429), scope (403). A scope of null: every key and app may ask, for what is its own.
+ * What the workspace as a whole holds is refused to a key limited to one project, unless
+ * the operation answers such a key with what its project holds (`projectKeys`).
  */
-export async function admitToWorkspace(state: RequestState, scope: Scope | null): Promise<ApiPrincipal> {
+export async function admitToWorkspace(
+  state: RequestState,
+  scope: Scope | null,
+  options: { projectKeys?: boolean } = {},
+): Promise<ApiPrincipal> {
   state.authenticated ??= await authenticate(state, '');
   const { principal } = state.authenticated;
   if (scope === null) return principal;
@@ -99,7 +104,7 @@ export async function admitToWorkspace(state: RequestState, scope: Scope | null)
     state.lackingScope = scope;
     throw forbidden(missingScope(scope));
   }
-  if (principal.projectId !== null) throw forbidden(WORKSPACE_KEY_NEEDED);
+  if (principal.projectId !== null && !options.projectKeys) throw forbidden(WORKSPACE_KEY_NEEDED);
   return principal;
 }
 

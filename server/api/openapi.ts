@@ -54,6 +54,7 @@ This interface is in beta: paths and shapes may change before 1.0; breaking chan
 export const API_VERSION = '0.0.1';
 
 const TAGS = [
+  { name: 'Workspace', description: 'Who a key or app is, and the projects it may reach: where an integration starts.' },
   { name: 'Lookups', description: 'The statuses, labels and members a task can refer to.' },
   { name: 'Tasks', description: 'List, read, create, update and delete tasks.' },
   { name: 'Comments', description: "A task's comments, oldest first." },
@@ -235,7 +236,7 @@ function responses(operation: Operation, meta: PublicMeta, idempotent: boolean):
   const keyed = ['X-Request-Id', ...RATE_LIMIT];
   if (errors[400]) result['400'] = errorResponse(400, errors[400], keyed);
   result['401'] = errorResponse(401, [INVALID_KEY], ['X-Request-Id', 'WWW-Authenticate']);
-  const refusals = meta.workspace ? [WORKSPACE_KEY_NEEDED] : [outsideProjectScope('<slug>')];
+  const refusals = meta.projectKeys ? [] : meta.workspace ? [WORKSPACE_KEY_NEEDED] : [outsideProjectScope('<slug>')];
   if (meta.scope) result['403'] = errorResponse(403, [missingScope(meta.scope), ...refusals], [...keyed, 'WWW-Authenticate']);
   const notFound = [...(meta.workspace ? [] : [PROJECT_NOT_FOUND]), ...(errors[404] ?? [])];
   if (notFound.length > 0) result['404'] = errorResponse(404, notFound, keyed);

@@ -28,6 +28,8 @@ export type PublicMeta = OpenApiMeta<{
   scope?: Scope | null;
   /** The operation is on the workspace: its path names no project. */
   workspace?: true;
+  /** On the workspace, and a key limited to one project may call it too, for what its project holds. */
+  projectKeys?: true;
   errors?: OperationErrors;
   /** The success answer carries the task's ETag. */
   etag?: true;

@@ -2,7 +2,9 @@ import { attachmentsRouter } from './routers/attachments';
 import { auditEventsRouter } from './routers/audit-events';
 import { commentsRouter } from './routers/comments';
 import { labelsRouter } from './routers/labels';
+import { meRouter } from './routers/me';
 import { membersRouter } from './routers/members';
+import { projectsRouter } from './routers/projects';
 import { statusesRouter } from './routers/statuses';
 import { tasksRouter } from './routers/tasks';
 import { requestsRouter } from './routers/requests';
@@ -23,6 +25,8 @@ export const publicRouter = router({
   auditEvents: auditEventsRouter,
   requests: requestsRouter,
   usage: usageRouter,
+  me: meRouter,
+  projects: projectsRouter,
 });
 
 export type PublicRouter = typeof publicRouter;

@@ -17,6 +17,8 @@ export interface RouteMatch {
   scope: Scope | null;
   /** The operation is on the workspace, its path naming no project: admitToWorkspace is its gate. */
   workspace: boolean;
+  /** On the workspace, and open to a key limited to one project, for what its project holds. */
+  projectKeys: boolean;
   /** The operation may be asked without a body. */
   bodyless: boolean;
   /** The status of its answer on success. */
@@ -35,6 +37,7 @@ interface Route {
   template: string;
   scope: Scope | null;
   workspace: boolean;
+  projectKeys: boolean;
   bodyless: boolean;
   successStatus: number;
   etag: boolean;
@@ -57,6 +60,7 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
     template: meta.openapi.path,
     scope: meta.scope,
     workspace: meta.workspace === true,
+    projectKeys: meta.projectKeys === true,
     bodyless: meta.bodyless === true,
     successStatus: meta.successStatus ?? 200,
     etag: meta.etag === true,
@@ -90,6 +94,7 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
         template: route.template,
         scope: route.scope,
         workspace: route.workspace,
+        projectKeys: route.projectKeys,
         bodyless: route.bodyless,
         successStatus: route.successStatus,
         etag: route.etag,

@@ -88,7 +88,7 @@ async function answerPublicRequest(req: Request, exchange: Exchange, state: Requ
 
   try {
     if (route.workspace) {
-      const { workspaceId } = await admitToWorkspace(state, route.scope);
+      const { workspaceId } = await admitToWorkspace(state, route.scope, route);
       if (isAuditExportRoute(route)) return exportAuditLog(state, workspaceId, url);
     } else {
       await admit(state, route.scope!, decodeParam(route.params.projectSlug));

@@ -23,6 +23,8 @@ const CREATED = [
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
 ];
 const ERROR_REF = '#/components/schemas/ApiError';
+// Every key and app may ask these, each for what is its own.
+const NO_SCOPE = ['GET /requests/mine', 'GET /me'];
 const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
 
 /** The parts of an OpenAPI 3.1 document these tests read. */
@@ -114,7 +116,7 @@ describe('GET /v1/public/openapi.json', () => {
     expect(document.servers).toEqual([{ url: `${env().appUrl}/v1/public` }]);
   });
 
-  it('describes exactly the operations: the twelve of the spec, the extensions on tasks, the audit log, the request log and usage', () => {
+  it('describes exactly the operations: the twelve of the spec, the extensions on tasks, the audit log, the request log, usage, the caller and its projects', () => {
     expect(
       operations()
         .map(([name]) => name)
@@ -150,7 +152,7 @@ describe('GET /v1/public/openapi.json', () => {
       [...procedureMetas(publicRouter).values()].map((meta) => [`${meta.openapi?.method.toUpperCase()} ${meta.openapi?.path}`, meta.scope]),
     );
     for (const [name, operation] of operations()) {
-      // The caller's own requests need no scope: any token of the app will do.
+      // The caller's own requests and who it is need no scope: any token of the app will do.
       const scope = scopes.get(name);
       expect(operation.security, name).toEqual([{ bearerAuth: [] }, { apiKeyHeader: [] }, { oauth2: scope ? [scope] : [] }]);
     }
@@ -171,7 +173,7 @@ describe('GET /v1/public/openapi.json', () => {
     for (const [name, operation] of operations()) {
       const errors = Object.entries(operation.responses).filter(([status]) => Number(status) >= 400);
       const onWorkspace = !name.includes('{projectSlug}');
-      const declared = ['401', ...(name === 'GET /requests/mine' ? [] : ['403']), ...(onWorkspace ? [] : ['404']), '429', '500', '503'];
+      const declared = ['401', ...(NO_SCOPE.includes(name) ? [] : ['403']), ...(onWorkspace ? [] : ['404']), '429', '500', '503'];
       expect(
         errors.map(([status]) => status),
         name,
@@ -199,6 +201,9 @@ describe('GET /v1/public/openapi.json', () => {
       "API key is limited to one project; the workspace's audit log, request log and usage need a key for every project",
     ]);
     expect(operationNamed('GET /requests/mine').responses['403']).toBeUndefined();
+    expect(operationNamed('GET /me').responses['403']).toBeUndefined();
+    // A key limited to one project lists that project.
+    expect(messagesOf(operationNamed('GET /projects'), '403')).toEqual(['Missing required scope: task:read']);
     expect(messagesOf(operationNamed('DELETE /{projectSlug}/tasks/{taskId}'), '403')).toEqual([
       'Missing required scope: task:update',
       'API key does not have access to project <slug>',
@@ -262,6 +267,7 @@ describe('GET /v1/public/openapi.json', () => {
         'GET /requests',
         'GET /requests/mine',
         'GET /usage',
+        'GET /projects',
       ].sort(),
     );
     expect(messagesOf(operationNamed('POST /{projectSlug}/tasks'), '400')).toContain('Request body is not valid JSON');
@@ -335,6 +341,7 @@ describe('GET /v1/public/openapi.json', () => {
 
   it('has tags with descriptions, a contact and a license', () => {
     expect(document.tags.map((tag) => tag.name)).toEqual([
+      'Workspace',
       'Lookups',
       'Tasks',
       'Comments',

@@ -357,6 +357,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Who am I
+         * @description The key or app this request is made with: its workspace, scopes, the project it is limited to (if any), when it expires, and its rate limit with what is left of it after this request. Every key and app may ask, no scope needed: the first call of an integration that holds only a credential. Never a secret, a hash or a token.
+         */
+        get: operations["me-get"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List projects
+         * @description The projects this key or app may reach, by slug: all of the workspace's, or the one it is limited to. Each comes with the slug its paths take, its name, the prefix of its tasks' external IDs and its top-level tasks counted by status category. Read on with `after` = `meta.nextCursor`.
+         */
+        get: operations["projects-list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "task.created": {
@@ -857,6 +897,82 @@ export interface components {
             /** @description Median duration, read from log-scale buckets (at most 41 % high); null without requests */
             p50Ms: number | null;
             p95Ms: number | null;
+        };
+        /** @description The key or app a request is made with. Never a secret, a hash or a token. */
+        Me: {
+            /**
+             * @description An API key, or an app a person connected with OAuth
+             * @enum {string}
+             */
+            kind: "api_key" | "app";
+            /**
+             * Format: uuid
+             * @description The key, or the connected app as the apps list and the request log name it
+             */
+            id: string;
+            /** @example CI bot */
+            name: string;
+            workspace: {
+                /** @example acme */
+                slug: string;
+                name: string;
+            };
+            scopes: ("task:read" | "task:create" | "task:update" | "audit:read" | "requests:read" | "usage:read")[];
+            /** @description The one project the key or app is limited to; null: every project */
+            project: {
+                /** Format: uuid */
+                id: string;
+                /** @example web */
+                slug: string;
+                /** @example Web */
+                name: string;
+            } | null;
+            /** @description When the credential stops working: the key's expiry (null: never), or the app's access token's */
+            expiresAt: string | null;
+            /**
+             * Format: date-time
+             * @description When the key was created, or the app approved
+             * @example 2026-01-31T17:00:00.000Z
+             */
+            createdAt: string;
+            rateLimit: {
+                /** @description Requests allowed per window */
+                limit: number;
+                windowSeconds: number;
+                /** @description Requests left in the window after this one; null while the limiter's store is unreachable */
+                remaining: number | null;
+                /** @description When the window ends; null while the limiter's store is unreachable */
+                resetAt: string | null;
+            };
+        };
+        ProjectList: {
+            /** @description By slug */
+            projects: components["schemas"]["ProjectSummary"][];
+            meta: {
+                hasMore: boolean;
+                /** @description Pass it as `after` to read the next page; null when there is none */
+                nextCursor: string | null;
+            };
+        };
+        ProjectSummary: {
+            /** Format: uuid */
+            id: string;
+            /** @example web */
+            slug: string;
+            /** @example Web */
+            name: string;
+            /**
+             * @description The prefix of its tasks' external IDs
+             * @example WEB
+             */
+            keyPrefix: string;
+            /** @description Its top-level tasks, in all and by status category: the totals the task list answers */
+            taskCounts: {
+                total: number;
+                todo: number;
+                in_progress: number;
+                done: number;
+            };
         };
         /** @description Every error response has this shape. */
         ApiError: {
@@ -4731,6 +4847,228 @@ export interface operations {
                 };
             };
             /** @description `Missing required scope: usage:read`, `API key is limited to one project; the workspace's audit log, request log and usage need a key for every project` */
+            403: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "me-get": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request target longer than 8192 characters`. The path and query together are too long; answered before the key is checked. */
+            414: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Too many requests` */
+            429: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Request header fields too large`. The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit. */
+            431: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Internal server error`. The details are logged with the X-Request-Id. */
+            500: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Service temporarily unavailable`. A dependency is unreachable, or the server is busy. */
+            503: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    "projects-list": {
+        parameters: {
+            query?: {
+                after?: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Successful response */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectList"];
+                };
+            };
+            /** @description `after: must be a cursor from meta.nextCursor`, `limit: must be a whole number from 1 to 100` */
+            400: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Invalid API key` */
+            401: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description `Missing required scope: task:read` */
             403: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];

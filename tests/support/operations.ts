@@ -1,7 +1,7 @@
 /**
  * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes, the
  * two steps of the direct upload, the workspace's audit log and its export, its request log, the
- * caller's own requests and usage, as `METHOD /path` below /v1/public.
+ * caller's own requests and usage, who the caller is and its projects, as `METHOD /path` below /v1/public.
  */
 export const PROJECT_OPERATIONS = [
   'GET /{projectSlug}/statuses',
@@ -24,6 +24,8 @@ export const PROJECT_OPERATIONS = [
   'GET /requests/mine',
   'GET /requests',
   'GET /usage',
+  'GET /me',
+  'GET /projects',
 ];
 
 /** Every operation of the OpenAPI document: the projects', and the workspace's audit log (no MCP tool). */
