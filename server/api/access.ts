@@ -1,6 +1,6 @@
 import { authenticateKey, readPresentedKey, type ApiPrincipal, type KeyProject } from '../auth/api-key';
 import { markKeyUsed } from '../auth/last-used';
-import { userAgentOf, type RequestFacts } from '../audit/context';
+import { userAgentOf, type AuditContext, type RequestFacts } from '../audit/context';
 import { auditRejectedKey } from '../audit/rejected-key';
 import type { AnswerMemory } from './answer-memory';
 import { authenticateAccessToken, isAccessToken, type ApiResource } from '../oauth/access-token';
@@ -157,6 +157,14 @@ const logRejectionFailure = (error: unknown) => logEvent('error', 'audit.rejecte
 /** What the audit log keeps of a public request: the address the edge resolved, the user agent, its id. */
 export function requestFactsOf(state: RequestState): RequestFacts {
   return { ip: state.clientAddress, userAgent: userAgentOf(state.headers), requestId: state.requestId };
+}
+
+/** Who the audit log says made a change through the API: the key, or the app, and the request's facts. */
+export function auditContextOf(state: RequestState, principal: ApiPrincipal): AuditContext {
+  return {
+    actor: { type: principal.kind === 'key' ? 'api_key' : 'oauth_app', id: principal.keyId, name: principal.keyName },
+    ...requestFactsOf(state),
+  };
 }
 
 async function refuseBadKey(state: RequestState): Promise<never> {

@@ -22,7 +22,7 @@ import { SCOPE_DESCRIPTIONS } from '../keys/scopes';
 import { RESOURCE_PATHS } from '../oauth/access-token';
 import { OAUTH_BASE_PATH } from '../oauth/origin';
 import { errorSchema } from '../schemas/common';
-import { WORKSPACE_EVENT_TYPES } from '../webhooks/events';
+import { TEST_EVENT_TYPE, WORKSPACE_EVENT_TYPES } from '../webhooks/events';
 
 const description = (perMinute: number) => `Read and write the tasks, comments and attachments of a workspace's projects.
 
@@ -64,7 +64,12 @@ const TAGS = [
     name: 'Requests',
     description: "The request log and usage of the workspace's keys and apps; every key and app reads its own last 24 hours.",
   },
-  { name: 'Webhooks', description: 'Events the server sends to your endpoints, signed to the Standard Webhooks specification.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Endpoints an integration subscribes and unsubscribes itself (scope `webhook:manage`), their deliveries, and the events ' +
+      'the server sends them, signed to the Standard Webhooks specification.',
+  },
 ];
 
 type Header = { description: string; schema: { type: 'integer' | 'string' } };
@@ -394,9 +399,16 @@ function webhooksSection() {
       { event: ref('AuditEvent') },
       ['event'],
     ],
+    [
+      TEST_EVENT_TYPE,
+      'Sent to one endpoint when asked for (Send a test event), whatever types it chose.',
+      { webhook: { type: 'object', required: ['id'], properties: { id: { type: 'string', format: 'uuid' } } } },
+      ['webhook'],
+    ],
   ];
   // A workspace's events name no project; a project's name theirs.
-  const projectPart = (type: string) => ((WORKSPACE_EVENT_TYPES as readonly string[]).includes(type) ? [] : ['project']);
+  const projectPart = (type: string) =>
+    [...WORKSPACE_EVENT_TYPES, TEST_EVENT_TYPE].includes(type as typeof TEST_EVENT_TYPE) ? [] : ['project'];
   return Object.fromEntries(
     events.map(([type, summary, data, required]) => [
       type,

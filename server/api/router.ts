@@ -10,6 +10,7 @@ import { tasksRouter } from './routers/tasks';
 import { requestsRouter } from './routers/requests';
 import { uploadsRouter } from './routers/uploads';
 import { usageRouter } from './routers/usage';
+import { webhookDeliveriesRouter, webhooksRouter } from './routers/webhooks';
 import { router } from './trpc';
 
 // trpc-to-openapi matches paths in registration order; no fixed path here sits
@@ -27,6 +28,8 @@ export const publicRouter = router({
   usage: usageRouter,
   me: meRouter,
   projects: projectsRouter,
+  webhooks: webhooksRouter,
+  webhookDeliveries: webhookDeliveriesRouter,
 });
 
 export type PublicRouter = typeof publicRouter;

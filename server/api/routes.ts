@@ -19,6 +19,8 @@ export interface RouteMatch {
   workspace: boolean;
   /** On the workspace, and open to a key limited to one project, for what its project holds. */
   projectKeys: boolean;
+  /** Its answer holds a secret shown once: an Idempotency-Key's record keeps it sealed. */
+  secretInAnswer: boolean;
   /** The operation may be asked without a body. */
   bodyless: boolean;
   /** The status of its answer on success. */
@@ -38,6 +40,7 @@ interface Route {
   scope: Scope | null;
   workspace: boolean;
   projectKeys: boolean;
+  secretInAnswer: boolean;
   bodyless: boolean;
   successStatus: number;
   etag: boolean;
@@ -61,6 +64,7 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
     scope: meta.scope,
     workspace: meta.workspace === true,
     projectKeys: meta.projectKeys === true,
+    secretInAnswer: meta.secretInAnswer === true,
     bodyless: meta.bodyless === true,
     successStatus: meta.successStatus ?? 200,
     etag: meta.etag === true,
@@ -95,6 +99,7 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
         scope: route.scope,
         workspace: route.workspace,
         projectKeys: route.projectKeys,
+        secretInAnswer: route.secretInAnswer,
         bodyless: route.bodyless,
         successStatus: route.successStatus,
         etag: route.etag,

@@ -20,7 +20,7 @@ import { exportAuditLog, isAuditExportRoute } from './audit-export';
 
 // Descriptions may hold 100,000 characters of up to 4 bytes each, plus the rest.
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
-const PATH_PARAMS = ['projectSlug', 'taskId', 'attachmentId', 'uploadId'];
+const PATH_PARAMS = ['projectSlug', 'taskId', 'attachmentId', 'uploadId', 'endpointId', 'deliveryId'];
 const NOT_FOUND: PublicError = { statusCode: 404, message: 'Not found' };
 
 /**

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import type { StatusCategory } from '../db/generated/enums';
 import { conflict, isUniqueViolation, notFound } from '../errors';
+import { PROJECT_NOT_FOUND } from './types';
 
 export const prefixSchema = z.string().regex(/^[A-Z][A-Z0-9]{0,9}$/, 'must be 1 to 10 uppercase letters or digits, starting with a letter');
 
@@ -31,6 +32,13 @@ export async function findProject(db: Db, workspaceId: string, slug: string) {
   const project = await db.project.findUnique({ where: { workspaceId_slug: { workspaceId, slug } } });
   if (!project) throw notFound(`Project ${slug} not found`);
   return project;
+}
+
+/** The id of the workspace's project with this slug; 404 `Project not found` as the API's paths answer. */
+export async function projectIdOf(db: Db, workspaceId: string, slug: string): Promise<string> {
+  const project = await db.project.findUnique({ where: { workspaceId_slug: { workspaceId, slug } }, select: { id: true } });
+  if (!project) throw notFound(PROJECT_NOT_FOUND);
+  return project.id;
 }
 
 /** Appends a status after the project's last one in display order. */

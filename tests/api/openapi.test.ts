@@ -10,9 +10,9 @@ import { procedureMetas } from '../../server/api/operation';
 import { openApiDocument } from '../../server/api/openapi';
 import { env } from '../../server/env';
 import { publicRouter } from '../../server/api/router';
-import { EVENT_TYPES } from '../../server/webhooks/events';
+import { EVENT_TYPES, TEST_EVENT_TYPE } from '../../server/webhooks/events';
 import { startTestServer, type TestServer } from '../support/http';
-import { OPERATIONS } from '../support/operations';
+import { OPERATIONS, WEBHOOK_OPERATIONS } from '../support/operations';
 
 const CREATED = [
   'POST /{projectSlug}/tasks',
@@ -21,6 +21,8 @@ const CREATED = [
   'POST /{projectSlug}/tasks/{taskId}/attachments',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads',
   'POST /{projectSlug}/tasks/{taskId}/attachments/uploads/{uploadId}/complete',
+  'POST /webhooks/endpoints',
+  'POST /webhooks/endpoints/{endpointId}/test',
 ];
 const ERROR_REF = '#/components/schemas/ApiError';
 // Every key and app may ask these, each for what is its own.
@@ -124,7 +126,7 @@ describe('GET /v1/public/openapi.json', () => {
     ).toEqual([...OPERATIONS].sort());
   });
 
-  it("has the key's two schemes and OAuth 2's authorization code with the six scopes; every operation accepts any, OAuth with its scope", () => {
+  it("has the key's two schemes and OAuth 2's authorization code with the seven scopes; every operation accepts any, OAuth with its scope", () => {
     const origin = new URL(env().appUrl).origin;
     expect(document.components.securitySchemes).toEqual({
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
@@ -143,6 +145,7 @@ describe('GET /v1/public/openapi.json', () => {
               'audit:read': expect.any(String),
               'requests:read': expect.any(String),
               'usage:read': expect.any(String),
+              'webhook:manage': expect.any(String),
             },
           },
         },
@@ -172,7 +175,8 @@ describe('GET /v1/public/openapi.json', () => {
   it('every operation declares 401, 403, 404, 429, 500 and 503 (those on the workspace no 404, its own requests no 403) with the ApiError schema and the messages as examples', () => {
     for (const [name, operation] of operations()) {
       const errors = Object.entries(operation.responses).filter(([status]) => Number(status) >= 400);
-      const onWorkspace = !name.includes('{projectSlug}');
+      // A webhook endpoint, or the project it is for, may not be found; the rest of the workspace's operations look up nothing.
+      const onWorkspace = !name.includes('{projectSlug}') && !/^(POST|PATCH) \/webhooks|\{endpointId\}/.test(name);
       const declared = ['401', ...(NO_SCOPE.includes(name) ? [] : ['403']), ...(onWorkspace ? [] : ['404']), '429', '500', '503'];
       expect(
         errors.map(([status]) => status),
@@ -198,7 +202,7 @@ describe('GET /v1/public/openapi.json', () => {
   it('403 names the scope the operation needs, and on the workspace refuses a key of one project', () => {
     expect(messagesOf(operationNamed('GET /requests'), '403')).toEqual([
       'Missing required scope: requests:read',
-      "API key is limited to one project; the workspace's audit log, request log and usage need a key for every project",
+      "API key is limited to one project; the workspace's audit log, request log, usage and webhooks need a key for every project",
     ]);
     expect(operationNamed('GET /requests/mine').responses['403']).toBeUndefined();
     expect(operationNamed('GET /me').responses['403']).toBeUndefined();
@@ -217,7 +221,7 @@ describe('GET /v1/public/openapi.json', () => {
     for (const name of ['GET /audit-events', 'GET /audit-events/export']) {
       expect(messagesOf(operationNamed(name), '403')).toEqual([
         'Missing required scope: audit:read',
-        "API key is limited to one project; the workspace's audit log, request log and usage need a key for every project",
+        "API key is limited to one project; the workspace's audit log, request log, usage and webhooks need a key for every project",
       ]);
       expect(operationNamed(name).responses['404']).toBeUndefined();
     }
@@ -268,6 +272,8 @@ describe('GET /v1/public/openapi.json', () => {
         'GET /requests/mine',
         'GET /usage',
         'GET /projects',
+        // Every webhook operation but the list takes a body or an endpoint's id.
+        ...WEBHOOK_OPERATIONS.filter((name) => name !== 'GET /webhooks/endpoints'),
       ].sort(),
     );
     expect(messagesOf(operationNamed('POST /{projectSlug}/tasks'), '400')).toContain('Request body is not valid JSON');
@@ -325,7 +331,7 @@ describe('GET /v1/public/openapi.json', () => {
       );
       expect(Object.keys(operation.responses['409']!.headers!), name).toContain('Retry-After');
       expect(messagesOf(operation, '422'), name).toEqual(['Idempotency-Key was already used for a different request']);
-      const success = operation.responses[name.startsWith('POST') ? '201' : '200'];
+      const success = operation.responses[CREATED.includes(name) ? '201' : '200'];
       expect(Object.keys(success!.headers!), name).toContain('Idempotent-Replayed');
     }
     for (const [name, operation] of operations().filter(([name]) => /^(GET|DELETE) /.test(name))) {
@@ -356,7 +362,7 @@ describe('GET /v1/public/openapi.json', () => {
   });
 
   it('describes every webhook event under webhooks, with its type and the signature headers', () => {
-    expect(Object.keys(document.webhooks)).toEqual([...EVENT_TYPES]);
+    expect(Object.keys(document.webhooks)).toEqual([...EVENT_TYPES, TEST_EVENT_TYPE]);
     for (const [type, item] of Object.entries(document.webhooks)) {
       expect(item.post.requestBody?.content['application/json']?.schema.properties?.type?.const).toBe(type);
       expect(item.post.parameters?.map((parameter) => parameter.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature']);

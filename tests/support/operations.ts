@@ -28,5 +28,18 @@ export const PROJECT_OPERATIONS = [
   'GET /projects',
 ];
 
-/** Every operation of the OpenAPI document: the projects', and the workspace's audit log (no MCP tool). */
-export const OPERATIONS = [...PROJECT_OPERATIONS, 'GET /audit-events', 'GET /audit-events/export'];
+/** The workspace's webhook endpoints and their deliveries, managed through the API (no MCP tools). */
+export const WEBHOOK_OPERATIONS = [
+  'GET /webhooks/endpoints',
+  'POST /webhooks/endpoints',
+  'GET /webhooks/endpoints/{endpointId}',
+  'PATCH /webhooks/endpoints/{endpointId}',
+  'DELETE /webhooks/endpoints/{endpointId}',
+  'POST /webhooks/endpoints/{endpointId}/rotate-secret',
+  'POST /webhooks/endpoints/{endpointId}/test',
+  'GET /webhooks/endpoints/{endpointId}/deliveries',
+  'POST /webhooks/endpoints/{endpointId}/deliveries/{deliveryId}/redeliver',
+];
+
+/** Every operation of the OpenAPI document: the projects', and the workspace's audit log and webhooks (no MCP tools). */
+export const OPERATIONS = [...PROJECT_OPERATIONS, 'GET /audit-events', 'GET /audit-events/export', ...WEBHOOK_OPERATIONS];
