@@ -177,10 +177,10 @@ async function refuseBadKey(state: RequestState): Promise<never> {
     decision = await limits().badKeyPerAddress.limit(state.clientAddress);
     if (!decision.success) remember(state.clientAddress, decision);
   }
-  if (decision.success) throw new AppError('unauthorized', INVALID_KEY);
+  // The 401 says how many more bad keys its address may send, as the 429 after them says how long to wait.
   state.rateLimit = decision;
   state.rateLimitPolicy = 'per-address';
-  throw new AppError('too_many_requests', TOO_MANY_REQUESTS);
+  throw decision.success ? new AppError('unauthorized', INVALID_KEY) : new AppError('too_many_requests', TOO_MANY_REQUESTS);
 }
 
 function remember(address: string, decision: MeteredDecision): void {

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import type { Db } from '../db/client';
 import { SCOPES } from '../keys/scopes';
 import { WINDOW_MS, type RateLimitDecision } from '../ratelimit/limiter';
-import { dateTime } from '../schemas/common';
-import { MAX_NAME, MAX_SLUG, projectRefSchema } from '../schemas/workspace';
+import { dateTime, int32, MAX_NAME, uuid } from '../schemas/common';
+import { MAX_SLUG, projectRefSchema } from '../schemas/workspace';
 import type { ApiPrincipal } from './api-key';
 
 export const meSchema = z
   .object({
     kind: z.enum(['api_key', 'app']).meta({ description: 'An API key, or an app a person connected with OAuth' }),
-    id: z.uuid().meta({ description: 'The key, or the connected app as the apps list and the request log name it' }),
+    id: uuid().meta({ description: 'The key, or the connected app as the apps list and the request log name it' }),
     name: z.string().max(MAX_NAME).meta({ example: 'CI bot' }),
     workspace: z.object({ slug: z.string().max(MAX_SLUG).meta({ example: 'acme' }), name: z.string().max(MAX_NAME) }),
     scopes: z.array(z.enum(SCOPES)).max(SCOPES.length),
@@ -19,11 +19,9 @@ export const meSchema = z
       .meta({ description: "When the credential stops working: the key's expiry (null: never), or the app's access token's" }),
     createdAt: dateTime().meta({ description: 'When the key was created, or the app approved' }),
     rateLimit: z.object({
-      limit: z.number().int().meta({ description: 'Requests allowed per window' }),
-      windowSeconds: z.number().int(),
-      remaining: z
-        .number()
-        .int()
+      limit: int32().meta({ description: 'Requests allowed per window' }),
+      windowSeconds: int32(1),
+      remaining: int32()
         .nullable()
         .meta({ description: "Requests left in the window after this one; null while the limiter's store is unreachable" }),
       resetAt: dateTime().nullable().meta({ description: "When the window ends; null while the limiter's store is unreachable" }),

@@ -14,7 +14,7 @@ import { noneMatchFails } from '../api/conditional';
 import { requestFingerprint } from '../api/idempotency';
 import { claimIdempotencyKey, idempotencyKeyOf, sentIdempotencyKey, settleIdempotencyKey } from './idempotency';
 import { recordAnswers } from './record-request';
-import { errorResponse, notModifiedResponse, preflightResponse } from './respond';
+import { BEFORE_THE_KEY, errorResponse, notModifiedResponse, preflightResponse } from './respond';
 import { handleUpload, isUploadRoute } from './upload';
 import { exportAuditLog, isAuditExportRoute } from './audit-export';
 
@@ -70,8 +70,11 @@ interface Operation {
 async function answerPublicRequest(req: Request, exchange: Exchange, state: RequestState, operation: Operation): Promise<Response> {
   const url = new URL(req.url);
   // npm start's edge refuses these first; on Vercel this is where they stop.
-  if (url.pathname.length + url.search.length > MAX_TARGET_LENGTH)
+  if (url.pathname.length + url.search.length > MAX_TARGET_LENGTH) {
+    state.rateLimit = BEFORE_THE_KEY;
+    state.rateLimitPolicy = 'per-address';
     return errorResponse(state, { statusCode: 414, message: TARGET_TOO_LONG });
+  }
   const path = normalizePath(url.pathname).slice(PUBLIC_API_PREFIX.length);
   // HEAD is GET without the body, which the server leaves out when it sends the answer.
   const method = req.method === 'HEAD' ? 'GET' : req.method;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { int32, MAX_NAME, nextCursor, uuid } from './common';
 
 export const MAX_PROJECTS_PAGE = 100;
 const LIMIT = `must be a whole number from 1 to ${MAX_PROJECTS_PAGE}`;
@@ -6,11 +7,10 @@ const CURSOR = 'must be a cursor from meta.nextCursor';
 /** A project's slug, as the admin CLI and settings accept it: what a path's `{projectSlug}` can name. */
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export const MAX_SLUG = 60;
-export const MAX_NAME = 200;
 
 /** A project as an answer names it. */
 export const projectRefSchema = z.object({
-  id: z.uuid(),
+  id: uuid(),
   slug: z.string().max(MAX_SLUG).meta({ example: 'web' }),
   name: z.string().max(MAX_NAME).meta({ example: 'Web' }),
 });
@@ -30,7 +30,7 @@ export const projectsQuery = z.object({
     })
     .meta({ description: 'The projects after this place, from an earlier `meta.nextCursor`', example: 'd2Vi' })
     .optional(),
-  limit: z.number({ error: LIMIT }).int({ error: LIMIT }).min(1, LIMIT).max(MAX_PROJECTS_PAGE, LIMIT).default(50),
+  limit: z.number({ error: LIMIT }).int({ error: LIMIT }).min(1, LIMIT).max(MAX_PROJECTS_PAGE, LIMIT).meta({ format: 'int32' }).default(50),
 });
 export type ProjectsQuery = z.infer<typeof projectsQuery>;
 
@@ -41,10 +41,10 @@ export const projectSummarySchema = projectRefSchema
     keyPrefix: z.string().max(10).meta({ description: "The prefix of its tasks' external IDs", example: 'WEB' }),
     taskCounts: z
       .object({
-        total: z.number().int(),
-        todo: z.number().int(),
-        in_progress: z.number().int(),
-        done: z.number().int(),
+        total: int32(),
+        todo: int32(),
+        in_progress: int32(),
+        done: int32(),
       })
       .meta({ description: 'Its top-level tasks, in all and by status category: the totals the task list answers' }),
   })
@@ -55,7 +55,7 @@ export const projectListSchema = z
     projects: z.array(projectSummarySchema).max(MAX_PROJECTS_PAGE).meta({ description: 'By slug' }),
     meta: z.object({
       hasMore: z.boolean(),
-      nextCursor: z.string().nullable().meta({ description: 'Pass it as `after` to read the next page; null when there is none' }),
+      nextCursor: nextCursor().nullable().meta({ description: 'Pass it as `after` to read the next page; null when there is none' }),
     }),
   })
   .meta({ id: 'ProjectList' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { changeCursor } from '../schemas/task';
-import { dateTime } from '../schemas/common';
+import { dateTime, int32, MAX_NAME, nextCursor, uuid } from '../schemas/common';
 import { MAX_SLUG } from '../schemas/workspace';
 import { EVENT_TYPES } from './events';
 
@@ -14,8 +14,7 @@ const URL_RULE = `must be 1 to ${MAX_URL_LENGTH} characters`;
 const LIMIT = `must be a whole number from 1 to ${MAX_DELIVERIES_PAGE}`;
 const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
-const id = (what: string) =>
-  z.uuid({ error: 'must be a UUID' }).max(36).meta({ description: what, example: '3f1c9a4e-7b2d-4e8f-9c1a-5d6e7f8a9b0c' });
+const id = (what: string) => uuid().meta({ description: what, example: '3f1c9a4e-7b2d-4e8f-9c1a-5d6e7f8a9b0c' });
 
 export const endpointPath = { endpointId: id('The endpoint, as its create answer named it') };
 export const deliveryPath = { ...endpointPath, deliveryId: id('The delivery, as the deliveries list names it') };
@@ -58,16 +57,22 @@ export const rotateSecretFields = z.strictObject({
 
 export const deliveriesQuery = z.object({
   after: changeCursor().meta({ description: 'The deliveries after this place (older ones), from an earlier `meta.nextCursor`' }).optional(),
-  limit: z.number({ error: LIMIT }).int({ error: LIMIT }).min(1, LIMIT).max(MAX_DELIVERIES_PAGE, LIMIT).default(50),
+  limit: z
+    .number({ error: LIMIT })
+    .int({ error: LIMIT })
+    .min(1, LIMIT)
+    .max(MAX_DELIVERIES_PAGE, LIMIT)
+    .meta({ format: 'int32' })
+    .default(50),
 });
 
 export const webhookSchema = z
   .object({
-    id: z.uuid().meta({ description: 'Keep it: it names the endpoint to change, test or delete' }),
+    id: uuid().meta({ description: 'Keep it: it names the endpoint to change, test or delete' }),
     url: z.string().max(MAX_URL_LENGTH),
     events,
     project: z
-      .object({ id: z.uuid(), slug: z.string().max(MAX_SLUG) })
+      .object({ id: uuid(), slug: z.string().max(MAX_SLUG) })
       .nullable()
       .meta({ description: 'Null: every project' }),
     enabled: z.boolean(),
@@ -80,8 +85,8 @@ export const webhookSchema = z
     createdBy: z
       .object({
         kind: z.enum(['api_key', 'app']),
-        id: z.uuid(),
-        name: z.string().max(200),
+        id: uuid(),
+        name: z.string().max(MAX_NAME),
         revoked: z.boolean().meta({ description: 'The key or app was revoked since; the endpoint is kept as it is' }),
       })
       .nullable()
@@ -111,7 +116,7 @@ export const webhookListSchema = z
 
 export const deliverySchema = z
   .object({
-    id: z.uuid(),
+    id: uuid(),
     messageId: z
       .string()
       .max(40)
@@ -120,9 +125,9 @@ export const deliverySchema = z
     status: z
       .enum(DELIVERY_STATUSES)
       .meta({ description: '`pending` until an attempt gets a 2xx (`delivered`) or the retries end (`failed`)' }),
-    attempts: z.number().int().meta({ description: 'Attempts made so far' }),
-    responseCode: z.number().int().nullable().meta({ description: "The last attempt's HTTP status; null when it got none" }),
-    durationMs: z.number().int().nullable().meta({ description: "The last attempt's time to the answer's head" }),
+    attempts: int32().meta({ description: 'Attempts made so far' }),
+    responseCode: int32(100).max(599).nullable().meta({ description: "The last attempt's HTTP status; null when it got none" }),
+    durationMs: int32().nullable().meta({ description: "The last attempt's time to the answer's head" }),
     lastError: z.string().max(500).nullable().meta({ description: 'Why the last attempt failed; null once delivered' }),
     createdAt: dateTime(),
     updatedAt: dateTime().meta({ description: 'When the last attempt ended, or the delivery was queued again' }),
@@ -134,7 +139,7 @@ export const deliveryListSchema = z
     deliveries: z.array(deliverySchema).max(MAX_DELIVERIES_PAGE).meta({ description: 'Newest first' }),
     meta: z.object({
       hasMore: z.boolean(),
-      nextCursor: z.string().nullable().meta({ description: 'Pass it as `after` to read older deliveries; null when there are none' }),
+      nextCursor: nextCursor().nullable().meta({ description: 'Pass it as `after` to read older deliveries; null when there are none' }),
     }),
   })
   .meta({ id: 'WebhookDeliveryList' });
