@@ -58,7 +58,6 @@ This interface is in beta: paths and shapes may change before 1.0; breaking chan
 export const API_VERSION = '0.0.1';
 
 const TAGS = [
-  { name: 'Workspace', description: 'Who a key or app is, and the projects it may reach: where an integration starts.' },
   { name: 'Lookups', description: 'The statuses, labels and members a task can refer to.' },
   { name: 'Tasks', description: 'List, read, create, update and delete tasks.' },
   { name: 'Comments', description: "A task's comments, oldest first." },
@@ -68,6 +67,7 @@ const TAGS = [
     name: 'Requests',
     description: "The request log and usage of the workspace's keys and apps; every key and app reads its own last 24 hours.",
   },
+  { name: 'Workspace', description: 'Who a key or app is, and the projects it may reach: where an integration starts.' },
   {
     name: 'Webhooks',
     description:

@@ -351,13 +351,13 @@ describe('GET /v1/public/openapi.json', () => {
 
   it('has tags with descriptions, a contact and a license', () => {
     expect(document.tags.map((tag) => tag.name)).toEqual([
-      'Workspace',
       'Lookups',
       'Tasks',
       'Comments',
       'Attachments',
       'Audit log',
       'Requests',
+      'Workspace',
       'Webhooks',
     ]);
     for (const tag of document.tags) expect(tag.description).toBeTruthy();
