@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { db } from '../db/client';
 import {
+  creatorOf,
   createEndpoint,
   deleteEndpoint,
   listDeliveries,
@@ -29,6 +30,8 @@ function toEndpointView(endpoint: Endpoint) {
     disabledReason: endpoint.disabledReason,
     /** Until when the secret the last rotation replaced still signs beside the new one; null once it does not. */
     previousSecretExpiresAt: previousSecretSignsUntil(endpoint)?.toISOString() ?? null,
+    /** The key or app that added it through the API; null: added here or with the admin CLI. */
+    createdBy: creatorOf(endpoint),
   };
 }
 

@@ -14,6 +14,8 @@ export type ProjectEventType = (typeof PROJECT_EVENT_TYPES)[number];
 export const WORKSPACE_EVENT_TYPES = ['audit.event'] as const;
 export const EVENT_TYPES = [...PROJECT_EVENT_TYPES, ...WORKSPACE_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+/** Sent to one endpoint when asked for (GitHub's ping), whatever types it chose; no endpoint subscribes to it. */
+export const TEST_EVENT_TYPE = 'webhook.test';
 
 type Tx = Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>;
 
@@ -97,6 +99,30 @@ export async function enqueueEvents(tx: Tx, project: ProjectRef, type: ProjectEv
       RETURNING id)
     SELECT count(${deliverJob(Prisma.sql`added.id::text`)})::int AS queued FROM added`;
   noteDeliveryQueued();
+}
+
+/**
+ * Records a `webhook.test` event for one endpoint and queues its delivery, in the caller's
+ * transaction; returns the delivery's id.
+ */
+export async function enqueueTestEvent(tx: Tx, endpointId: string): Promise<string> {
+  const [endpoint] = await tx.$queryRaw<Target[]>`
+    SELECT e.id::text AS endpoint_id, w.id::text AS workspace_id, w.slug AS workspace_slug
+    FROM webhook_endpoint e JOIN workspace w ON w.id = e.workspace_id WHERE e.id = ${endpointId}::uuid`;
+  const id = randomUUID();
+  const payload = JSON.stringify({
+    type: TEST_EVENT_TYPE,
+    timestamp: new Date().toISOString(),
+    data: { workspace: { id: endpoint!.workspace_id, slug: endpoint!.workspace_slug }, webhook: { id: endpointId } },
+  });
+  await tx.$queryRaw`
+    WITH added AS (
+      INSERT INTO webhook_delivery (id, endpoint_id, message_id, event_type, payload, updated_at)
+      VALUES (${id}::uuid, ${endpointId}::uuid, ${`msg_${id.replace(/-/g, '')}`}, ${TEST_EVENT_TYPE}, ${payload}, now())
+      RETURNING id)
+    SELECT count(${deliverJob(Prisma.sql`added.id::text`)})::int AS queued FROM added`;
+  noteDeliveryQueued();
+  return id;
 }
 
 /** The fields of a resource whose values differ, `updatedAt` aside: what a `task.updated` lists in `changes`. */

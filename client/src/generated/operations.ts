@@ -131,6 +131,17 @@ export const OPERATIONS = {
       "response": "json"
     }
   },
+  "me": {
+    "get": {
+      "id": "me-get",
+      "method": "GET",
+      "path": "/me",
+      "params": {},
+      "query": [],
+      "body": null,
+      "response": "json"
+    }
+  },
   "members": {
     "list": {
       "id": "members-list",
@@ -142,6 +153,21 @@ export const OPERATIONS = {
       "query": [],
       "body": null,
       "response": "json"
+    }
+  },
+  "projects": {
+    "list": {
+      "id": "projects-list",
+      "method": "GET",
+      "path": "/projects",
+      "params": {},
+      "query": [
+        "after",
+        "limit"
+      ],
+      "body": null,
+      "response": "json",
+      "items": "projects"
     }
   },
   "requests": {
@@ -328,6 +354,110 @@ export const OPERATIONS = {
         "until"
       ],
       "body": null,
+      "response": "json"
+    }
+  },
+  "webhookDeliveries": {
+    "list": {
+      "id": "webhookDeliveries-list",
+      "method": "GET",
+      "path": "/webhooks/endpoints/{endpointId}/deliveries",
+      "params": {
+        "endpoint": "endpointId"
+      },
+      "query": [
+        "after",
+        "limit"
+      ],
+      "body": null,
+      "response": "json",
+      "items": "deliveries"
+    },
+    "redeliver": {
+      "id": "webhookDeliveries-redeliver",
+      "method": "POST",
+      "path": "/webhooks/endpoints/{endpointId}/deliveries/{deliveryId}/redeliver",
+      "params": {
+        "endpoint": "endpointId",
+        "delivery": "deliveryId"
+      },
+      "query": [],
+      "body": null,
+      "response": "json"
+    }
+  },
+  "webhooks": {
+    "create": {
+      "id": "webhooks-create",
+      "method": "POST",
+      "path": "/webhooks/endpoints",
+      "params": {},
+      "query": [],
+      "body": "json",
+      "response": "json"
+    },
+    "delete": {
+      "id": "webhooks-delete",
+      "method": "DELETE",
+      "path": "/webhooks/endpoints/{endpointId}",
+      "params": {
+        "endpoint": "endpointId"
+      },
+      "query": [],
+      "body": null,
+      "response": "json"
+    },
+    "get": {
+      "id": "webhooks-get",
+      "method": "GET",
+      "path": "/webhooks/endpoints/{endpointId}",
+      "params": {
+        "endpoint": "endpointId"
+      },
+      "query": [],
+      "body": null,
+      "response": "json"
+    },
+    "list": {
+      "id": "webhooks-list",
+      "method": "GET",
+      "path": "/webhooks/endpoints",
+      "params": {},
+      "query": [],
+      "body": null,
+      "response": "json"
+    },
+    "rotateSecret": {
+      "id": "webhooks-rotateSecret",
+      "method": "POST",
+      "path": "/webhooks/endpoints/{endpointId}/rotate-secret",
+      "params": {
+        "endpoint": "endpointId"
+      },
+      "query": [],
+      "body": "json",
+      "response": "json"
+    },
+    "test": {
+      "id": "webhooks-test",
+      "method": "POST",
+      "path": "/webhooks/endpoints/{endpointId}/test",
+      "params": {
+        "endpoint": "endpointId"
+      },
+      "query": [],
+      "body": null,
+      "response": "json"
+    },
+    "update": {
+      "id": "webhooks-update",
+      "method": "PATCH",
+      "path": "/webhooks/endpoints/{endpointId}",
+      "params": {
+        "endpoint": "endpointId"
+      },
+      "query": [],
+      "body": "json",
       "response": "json"
     }
   }
