@@ -29,28 +29,28 @@ export function appSecret(): string {
   return cached;
 }
 
-// A key of its own for each use, derived from the app secret, so that what is sealed
-// for one use is not readable with any key the app uses for something else.
+// A key of its own for each purpose, derived from the app secret, so what is sealed for
+// one purpose is not readable with any key the app uses for another.
 function sealingKey(purpose: string): Buffer {
   return createHmac('sha256', appSecret()).update(purpose).digest();
 }
 
 /**
- * A secret the app must read back later (a webhook's signing secret, the setup code),
- * so it cannot be hashed like an API key: sealed with AES-256-GCM under the key of its
- * `purpose`, as `v1.<iv>.<tag>.<ciphertext>` in base64url.
+ * Text that must be recovered later (a webhook's signing secret, an answer holding one),
+ * so it cannot be hashed like an API key: sealed with AES-256-GCM under the purpose's key,
+ * as `v1.<iv>.<tag>.<ciphertext>` in base64url.
  */
-export function seal(purpose: string, secret: string): string {
+export function sealText(purpose: string, text: string): string {
   const iv = randomBytes(12);
   const cipher = createCipheriv('aes-256-gcm', sealingKey(purpose), iv);
-  const sealed = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
+  const sealed = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
   return ['v1', iv, cipher.getAuthTag(), sealed].map((part) => (typeof part === 'string' ? part : part.toString('base64url'))).join('.');
 }
 
-/** What seal() sealed for `purpose`; throws when it was sealed for another purpose or under another app secret. */
-export function unseal(purpose: string, stored: string): string {
+/** Text sealText sealed for the same purpose; throws when it was not, or was changed. */
+export function openText(purpose: string, stored: string): string {
   const [version, iv, tag, sealed] = stored.split('.');
-  if (version !== 'v1' || !iv || !tag || !sealed) throw new Error(`Unreadable sealed ${purpose}`);
+  if (version !== 'v1' || !iv || !tag || !sealed) throw new Error(`Unreadable sealed text (${purpose})`);
   const decipher = createDecipheriv('aes-256-gcm', sealingKey(purpose), Buffer.from(iv, 'base64url'));
   decipher.setAuthTag(Buffer.from(tag, 'base64url'));
   return Buffer.concat([decipher.update(Buffer.from(sealed, 'base64url')), decipher.final()]).toString('utf8');

@@ -220,7 +220,7 @@ export const commands: Record<string, Command> = {
   }),
 
   'key create': define({
-    usage: `--workspace S --name N --scopes ${TASK_SCOPES.join(',')}[,audit:read,requests:read,usage:read] [--project P] [--expires ISO-8601]`,
+    usage: `--workspace S --name N --scopes ${TASK_SCOPES.join(',')}[,audit:read,requests:read,usage:read,webhook:manage] [--project P] [--expires ISO-8601]`,
     options: strings('workspace', 'name', 'scopes', 'project', 'expires'),
     input: z.object({
       workspace: required(slugSchema),

@@ -1,6 +1,6 @@
 import { authenticateKey, readPresentedKey, type ApiPrincipal, type KeyProject } from '../auth/api-key';
 import { markKeyUsed } from '../auth/last-used';
-import { userAgentOf, type RequestFacts } from '../audit/context';
+import { userAgentOf, type AuditContext, type RequestFacts } from '../audit/context';
 import { auditRejectedKey } from '../audit/rejected-key';
 import type { AnswerMemory } from './answer-memory';
 import { authenticateAccessToken, isAccessToken, type ApiResource } from '../oauth/access-token';
@@ -87,11 +87,16 @@ export async function admit(state: RequestState, scope: Scope, projectSlug: unkn
 
 /**
  * The gate of an operation on the workspace rather than on one of its projects
- * (its audit log, request log and usage), in the same order: key (401), rate limit (429),
- * scope (403). A scope of null: every key and app may ask, for what is its own.
- * What the workspace as a whole holds is refused to a key limited to one project.
+ * (its audit log, request log, usage and webhooks), in the same order: key (401), rate limit
+ * (429), scope (403). A scope of null: every key and app may ask, for what is its own.
+ * What the workspace as a whole holds is refused to a key limited to one project, unless
+ * the operation answers such a key with what its project holds (`projectKeys`).
  */
-export async function admitToWorkspace(state: RequestState, scope: Scope | null): Promise<ApiPrincipal> {
+export async function admitToWorkspace(
+  state: RequestState,
+  scope: Scope | null,
+  options: { projectKeys?: boolean } = {},
+): Promise<ApiPrincipal> {
   state.authenticated ??= await authenticate(state, '');
   const { principal } = state.authenticated;
   if (scope === null) return principal;
@@ -99,7 +104,7 @@ export async function admitToWorkspace(state: RequestState, scope: Scope | null)
     state.lackingScope = scope;
     throw forbidden(missingScope(scope));
   }
-  if (principal.projectId !== null) throw forbidden(WORKSPACE_KEY_NEEDED);
+  if (principal.projectId !== null && !options.projectKeys) throw forbidden(WORKSPACE_KEY_NEEDED);
   return principal;
 }
 
@@ -154,6 +159,14 @@ export function requestFactsOf(state: RequestState): RequestFacts {
   return { ip: state.clientAddress, userAgent: userAgentOf(state.headers), requestId: state.requestId };
 }
 
+/** Who the audit log says made a change through the API: the key, or the app, and the request's facts. */
+export function auditContextOf(state: RequestState, principal: ApiPrincipal): AuditContext {
+  return {
+    actor: { type: principal.kind === 'key' ? 'api_key' : 'oauth_app', id: principal.keyId, name: principal.keyName },
+    ...requestFactsOf(state),
+  };
+}
+
 async function refuseBadKey(state: RequestState): Promise<never> {
   const block = blockedAddresses.get(state.clientAddress);
   let decision: RateLimitDecision;
@@ -164,10 +177,10 @@ async function refuseBadKey(state: RequestState): Promise<never> {
     decision = await limits().badKeyPerAddress.limit(state.clientAddress);
     if (!decision.success) remember(state.clientAddress, decision);
   }
-  if (decision.success) throw new AppError('unauthorized', INVALID_KEY);
+  // The 401 says how many more bad keys its address may send, as the 429 after them says how long to wait.
   state.rateLimit = decision;
   state.rateLimitPolicy = 'per-address';
-  throw new AppError('too_many_requests', TOO_MANY_REQUESTS);
+  throw decision.success ? new AppError('unauthorized', INVALID_KEY) : new AppError('too_many_requests', TOO_MANY_REQUESTS);
 }
 
 function remember(address: string, decision: MeteredDecision): void {

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { BODY_NOT_JSON, BODY_TOO_LARGE, INTERNAL_ERROR_MESSAGE, JSON_CONTENT_TYPE } from './messages';
 import { AppError, asUnavailable, type AppErrorKind } from '../errors';
 import { logEvent, logThrottled } from '../log';
+import { MAX_ERROR_MESSAGE } from '../schemas/common';
 
 /** The body of every error response: `{statusCode, message}` and nothing else. */
 export interface PublicError {
@@ -43,9 +44,17 @@ export function appErrorToPublic(error: AppError): PublicError {
 
 /**
  * The one mapping from anything thrown to what the client sees. Unknown errors
- * become a generic 500; the caller logs the details with the request id.
+ * become a generic 500; the caller logs the details with the request id. A message
+ * longer than the contract's bound (many fields refused at once, a long value named)
+ * is cut there.
  */
 export function toPublicError(error: unknown): PublicError {
+  const { statusCode, message } = publicErrorOf(error);
+  const chars = [...message];
+  return { statusCode, message: chars.length > MAX_ERROR_MESSAGE ? `${chars.slice(0, MAX_ERROR_MESSAGE - 1).join('')}…` : message };
+}
+
+function publicErrorOf(error: unknown): PublicError {
   if (error instanceof AppError) return appErrorToPublic(error);
   if (error instanceof TRPCError) {
     if (error.cause instanceof AppError) return appErrorToPublic(error.cause);

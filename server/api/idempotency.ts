@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { z } from 'zod';
+import { openText, sealText } from '../app-secret';
 import { db } from '../db/client';
 import type { InTransaction } from '../db/transaction';
 import { asUnavailable, badRequest, conflict } from '../errors';
@@ -11,7 +12,15 @@ import { IDEMPOTENCY_KEY_IN_PROGRESS } from './messages';
 /** A request's claim on its Idempotency-Key, with the status its operation answers on success. */
 export interface RequestClaim extends Claim {
   successStatus: number;
+  /** Its answer holds a secret shown once (a webhook's signing secret): the record keeps it sealed. */
+  sealed: boolean;
 }
+
+const SEALED_ANSWER = 'idempotent-answer';
+
+/** The body as the record keeps it: sealed when it holds a secret (JSON text never starts with `v1.`). */
+const storedBody = (claim: RequestClaim, body: string) => (claim.sealed ? sealText(SEALED_ANSWER, body) : body);
+const sentBody = (stored: string) => (stored.startsWith('v1.') ? openText(SEALED_ANSWER, stored) : stored);
 
 const PRINTABLE_ASCII_KEY = /^[\x20-\x7e]{1,255}$/;
 
@@ -50,14 +59,22 @@ export type ClaimedRequest =
  * its answer: `recordedAnswer`), or is answered from the record: the stored
  * answer, another request under the same key (422), or one still being processed (409).
  */
-export async function claimRequest(state: RequestState, key: string, fingerprint: string, successStatus: number): Promise<ClaimedRequest> {
+export async function claimRequest(
+  state: RequestState,
+  key: string,
+  fingerprint: string,
+  successStatus: number,
+  sealed = false,
+): Promise<ClaimedRequest> {
   const outcome = await claimKey(db(), state.authenticated!.principal.keyId, key, fingerprint);
   if (outcome.kind === 'replay') {
     state.replayed = true;
-    if (outcome.answer.status >= 400) state.errorMessage = storedMessage(outcome.answer.body);
+    const answer = { ...outcome.answer, body: sentBody(outcome.answer.body) };
+    if (answer.status >= 400) state.errorMessage = storedMessage(answer.body);
+    return { kind: 'replay', answer };
   }
   if (outcome.kind !== 'claimed') return outcome;
-  state.idempotency = { ...outcome.claim, successStatus };
+  state.idempotency = { ...outcome.claim, successStatus, sealed };
   return { kind: 'claimed' };
 }
 
@@ -82,7 +99,7 @@ export function recordedAnswer<T>(state: RequestState, schema?: z.ZodType): InTr
   const claim = state.idempotency;
   if (!claim) return undefined;
   return async (tx, result) => {
-    const body = JSON.stringify(schema ? schema.parse(result) : result);
+    const body = storedBody(claim, JSON.stringify(schema ? schema.parse(result) : result));
     // Held past its lease, the claim went to a retry, which will answer instead: this change must not commit.
     if (!(await recordAnswer(tx, claim, { status: claim.successStatus, body }))) throw conflict(IDEMPOTENCY_KEY_IN_PROGRESS);
     claim.recorded = true;
@@ -108,6 +125,6 @@ export async function settleRequest(state: RequestState, answer: StoredAnswer): 
   if (answer.status >= 500 || answer.status === 429 || answer.status === 412) {
     await releaseClaim(db(), claim).catch(failed('idempotency.release_failed'));
   } else if (!claim.recorded) {
-    await recordAnswer(db(), claim, answer).catch(failed('idempotency.record_failed'));
+    await recordAnswer(db(), claim, { ...answer, body: storedBody(claim, answer.body) }).catch(failed('idempotency.record_failed'));
   }
 }

@@ -12,18 +12,22 @@ import {
 import { addCommentFields } from '../schemas/comment';
 import { inlineFileFields } from '../schemas/attachment';
 import { uuid } from '../schemas/common';
+import { MAX_SLUG, SLUG_PATTERN } from '../schemas/workspace';
 
 /**
  * The procedures' inputs: the resources' own fields and queries (server/schemas/),
  * with the path parameters that name the project, task and attachment.
  */
 export const projectPath = {
-  projectSlug: z.string().meta({ description: 'Slug of the project', example: 'web' }),
+  // The gate answers a slug no project has (404) before this is read: it only describes the path.
+  projectSlug: z.string().max(MAX_SLUG).regex(SLUG_PATTERN).meta({ description: 'Slug of the project', example: 'web' }),
 };
+
+const TASK_ID = 'must be a task UUID or external ID';
 
 export const taskPath = {
   ...projectPath,
-  taskId: z.string().meta({ description: 'Task UUID or external ID (case-insensitive)', example: 'WEB-12' }),
+  taskId: z.string().max(36, TASK_ID).meta({ description: 'Task UUID or external ID (case-insensitive)', example: 'WEB-12' }),
 };
 
 export const projectInput = z.object(projectPath);

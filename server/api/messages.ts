@@ -11,7 +11,7 @@ export { PROJECT_NOT_FOUND } from '../projects/types';
 export const missingScope = (scope: Scope) => `Missing required scope: ${scope}`;
 export const outsideProjectScope = (slug: string) => `API key does not have access to project ${slug}`;
 export const WORKSPACE_KEY_NEEDED =
-  "API key is limited to one project; the workspace's audit log, request log and usage need a key for every project";
+  "API key is limited to one project; the workspace's audit log, request log, usage and webhooks need a key for every project";
 export const EXPORT_STREAMED = 'The export is served as a stream over REST only';
 export const INTERNAL_ERROR_MESSAGE = 'Internal server error';
 export const SERVICE_UNAVAILABLE = 'Service temporarily unavailable';

@@ -17,12 +17,16 @@ import {
 } from './messages';
 import { procedureMetas, type PublicMeta } from './operation';
 import { publicRouter } from './router';
-import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
+import { MAX_FILENAME, MAX_MIME_TYPE, MAX_UPLOAD_BYTES } from '../schemas/attachment';
+import { MAX_INT4 } from '../schemas/common';
+import { MAX_EVENT_SUBTASKS, MAX_EXTERNAL_ID, taskSchema } from '../schemas/task';
+import { MAX_SLUG } from '../schemas/workspace';
+import { WINDOW_MS } from '../ratelimit/limiter';
 import { SCOPE_DESCRIPTIONS } from '../keys/scopes';
 import { RESOURCE_PATHS } from '../oauth/access-token';
 import { OAUTH_BASE_PATH } from '../oauth/origin';
 import { errorSchema } from '../schemas/common';
-import { WORKSPACE_EVENT_TYPES } from '../webhooks/events';
+import { TEST_EVENT_TYPE, WORKSPACE_EVENT_TYPES } from '../webhooks/events';
 
 const description = (perMinute: number) => `Read and write the tasks, comments and attachments of a workspace's projects.
 
@@ -39,7 +43,7 @@ limiter's store is unreachable requests are served without limits and the remain
 
 AI agents can use the same operations as the tools of this server's MCP server at \`/v1/mcp\` (Streamable HTTP), with the
 same keys, scopes and rate limit, or signing in with OAuth as Claude's and ChatGPT's connectors do:
-\`claude mcp add --transport http task-api <app URL>/v1/mcp\`. The README shows the setup for Claude, ChatGPT, Cursor and VS Code.
+\`claude mcp add --transport http task-api <app URL>/v1/mcp\`. The guide's MCP page, docs/mcp.md, shows the setup for Claude, ChatGPT, Cursor and VS Code.
 
 Every POST and PATCH accepts an \`Idempotency-Key\` header (1 to 255 printable ASCII characters, a UUID for instance), so
 that a request whose answer was lost can be sent again safely. The first request with a key is processed and its answer
@@ -63,47 +67,71 @@ const TAGS = [
     name: 'Requests',
     description: "The request log and usage of the workspace's keys and apps; every key and app reads its own last 24 hours.",
   },
-  { name: 'Webhooks', description: 'Events the server sends to your endpoints, signed to the Standard Webhooks specification.' },
+  { name: 'Workspace', description: 'Who a key or app is, and the projects it may reach: where an integration starts.' },
+  {
+    name: 'Webhooks',
+    description:
+      'Endpoints an integration subscribes and unsubscribes itself (scope `webhook:manage`), their deliveries, and the events ' +
+      'the server sends them, signed to the Standard Webhooks specification.',
+  },
 ];
 
-type Header = { description: string; schema: { type: 'integer' | 'string' } };
+type Header = { description: string; schema: Record<string, unknown> };
 type Response = { description: string; headers?: Record<string, { $ref: string }>; content?: Record<string, unknown> };
 type Operation = { responses: Record<string, Response>; requestBody?: unknown; security?: unknown; parameters?: unknown[] };
 
+// Unix seconds up to the end of year 9999, as every time this API writes.
+const LAST_UNIX_SECOND = 253_402_300_799;
+// Node's bound on a request's whole head; a header value is shorter still.
+const MAX_HEAD_BYTES = 16 * 1024;
+
 const HEADERS: Record<string, Header> = {
-  'X-Request-Id': { description: 'Identifies the request in the server log', schema: { type: 'string' } },
-  'X-RateLimit-Limit': { description: 'Requests allowed per minute for this key', schema: { type: 'integer' } },
+  'X-Request-Id': { description: 'Identifies the request in the server log', schema: { type: 'string', format: 'uuid', maxLength: 36 } },
+  'Access-Control-Allow-Origin': {
+    description: "Any origin may call, never with credentials (keys travel in headers, not cookies), as GitHub's API answers",
+    schema: { type: 'string', const: '*' },
+  },
+  'X-RateLimit-Limit': {
+    description:
+      "Requests allowed per minute under the limit `RateLimit-Policy` names: the key's (`per-key`), or for a request without a " +
+      "valid key its address's (`per-address`); an answer given before the key is read (414, 431) states the address's " +
+      'limit without counting the request',
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: MAX_INT4 },
+  },
   'X-RateLimit-Remaining': {
-    description: "Requests left in the current window; absent while the limiter's store is unreachable",
-    schema: { type: 'integer' },
+    description: "Requests left in the current window; absent while the limiter's store is unreachable, and before the key is read",
+    schema: { type: 'integer', format: 'int32', minimum: 0, maximum: MAX_INT4 },
   },
   'X-RateLimit-Reset': {
-    description: "Unix time (seconds) at which the current window ends; absent while the limiter's store is unreachable",
-    schema: { type: 'integer' },
+    description:
+      "Unix time (seconds) at which the current window ends; absent while the limiter's store is unreachable, and before the key is read",
+    schema: { type: 'integer', format: 'int64', minimum: 0, maximum: LAST_UNIX_SECOND },
   },
   'RateLimit-Policy': {
-    description: 'The limit as draft-ietf-httpapi-ratelimit-headers writes it: `"per-key";q=<requests>;w=<seconds>`',
-    schema: { type: 'string' },
-  },
-  RateLimit: {
     description:
-      'What remains of the limit: `"per-key";r=<requests left>;t=<seconds to the window\'s end>`; absent while the limiter\'s store is unreachable',
-    schema: { type: 'string' },
+      'The limit as draft-ietf-httpapi-ratelimit-headers writes it: `"per-key";q=<requests>;w=<seconds>` (or `"per-address"`). ' +
+      'Beside it the server sends the draft\'s `RateLimit: "per-key";r=<requests left>;t=<seconds to the window\'s end>`, the ' +
+      'figures of `X-RateLimit-Remaining` and `X-RateLimit-Reset` again (absent where they are); it is not listed on each ' +
+      "answer, where OWASP's ruleset admits one family of rate-limit fields",
+    schema: { type: 'string', maxLength: 100, pattern: '^"per-(key|address)";q=\\d+;w=\\d+$' },
   },
-  'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer' } },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying',
+    schema: { type: 'integer', format: 'int32', minimum: 1, maximum: WINDOW_MS / 1000 },
+  },
   'WWW-Authenticate': {
     description:
       'On a 401, `Bearer resource_metadata="<metadata URL>"` (RFC 9728); on a 403 to an app\'s token lacking a scope, ' +
       '`Bearer error="insufficient_scope", scope="<scope>", …`',
-    schema: { type: 'string' },
+    schema: { type: 'string', maxLength: 2_000 },
   },
   ETag: {
     description: 'Strong entity tag of the task as answered; it changes whenever anything in the answer changes',
-    schema: { type: 'string' },
+    schema: { type: 'string', maxLength: 100 },
   },
   'Idempotent-Replayed': {
     description: '`true` when the answer is the one stored for this `Idempotency-Key`, sent again',
-    schema: { type: 'string' },
+    schema: { type: 'string', const: 'true' },
   },
 };
 
@@ -113,7 +141,7 @@ const PRECONDITIONS = {
     in: 'header',
     required: false,
     description: 'ETags of copies the client holds (or `*`), compared weakly: if the task still has one, 304 without a body',
-    schema: { type: 'string', example: '"3q2-7wEjZl4PjUp2Jd_WdtQaR9w1pqLy"' },
+    schema: { type: 'string', maxLength: MAX_HEAD_BYTES, example: '"3q2-7wEjZl4PjUp2Jd_WdtQaR9w1pqLy"' },
   },
   'If-Match': {
     name: 'If-Match',
@@ -122,7 +150,7 @@ const PRECONDITIONS = {
     description:
       'ETags the task must still have (or `*`: any existing task), compared strongly; else 412 and nothing changes. ' +
       'The comparison and the write are one step: of two writes sent with one ETag, one wins and the other gets 412.',
-    schema: { type: 'string', example: '"3q2-7wEjZl4PjUp2Jd_WdtQaR9w1pqLy"' },
+    schema: { type: 'string', maxLength: MAX_HEAD_BYTES, example: '"3q2-7wEjZl4PjUp2Jd_WdtQaR9w1pqLy"' },
   },
 };
 const IDEMPOTENCY_KEY_PARAMETER = {
@@ -135,7 +163,9 @@ const IDEMPOTENCY_KEY_PARAMETER = {
   example: '7f0c2a4e-3b9d-4c1e-9a8f-2d6b5e4c3a10',
 };
 const headerRefs = (...names: string[]) => Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
-const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy', 'RateLimit'];
+const RATE_LIMIT = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'RateLimit-Policy'];
+// Every answer carries its request's id and CORS's allowed origin.
+const EVERY = ['X-Request-Id', 'Access-Control-Allow-Origin'];
 
 let cached: { key: string; document: OpenAPIObject } | undefined;
 
@@ -186,6 +216,8 @@ export function openApiDocument(): OpenAPIObject {
   for (const name of Object.keys(components.schemas ?? {})) if (name.startsWith('error.')) delete components.schemas![name];
   components.headers = HEADERS;
   document.tags = TAGS;
+  // Public: integrations anywhere call it (OWASP API9, inventory).
+  document.servers = (document.servers ?? []).map((server) => ({ ...server, 'x-internal': false }));
   Object.assign(document, { webhooks: webhooksSection() });
   Object.assign(document, { 'x-ratelimit': { limit: rateLimitPerMinute, window: '60s', per: 'API key', algorithm: 'sliding window' } });
   cached = { key, document };
@@ -205,7 +237,8 @@ function oauthScheme(appUrl: string) {
       'OAuth 2.1 authorization code with PKCE (S256), for apps a workspace admin approves; clients may register themselves ' +
       `(RFC 7591, ${origin}${OAUTH_BASE_PATH}/oauth2/register). Ask for the resource \`${origin}${RESOURCE_PATHS.rest}\` (RFC 8707). ` +
       'Access tokens last an hour; refresh tokens rotate. A 401 names the protected resource metadata (RFC 9728) in ' +
-      '`WWW-Authenticate`; a token lacking a scope gets 403 `insufficient_scope` naming it.',
+      '`WWW-Authenticate`; a token lacking a scope gets 403 `insufficient_scope` naming it. Access tokens are opaque ' +
+      '(`tka_` and 32 characters, only their hash stored), not JWTs, so none of the JWT pitfalls of RFC8725 arise for them.',
     flows: {
       authorizationCode: {
         authorizationUrl: `${origin}${OAUTH_BASE_PATH}/oauth2/authorize`,
@@ -222,20 +255,21 @@ function responses(operation: Operation, meta: PublicMeta, idempotent: boolean):
   const replayed = idempotent ? ['Idempotent-Replayed'] : [];
   for (const [code, response] of Object.entries(operation.responses)) {
     if (Number(code) >= 400) continue;
-    const headers = headerRefs('X-Request-Id', ...RATE_LIMIT, ...(meta.etag ? ['ETag'] : []), ...replayed);
+    const headers = headerRefs(...EVERY, ...RATE_LIMIT, ...(meta.etag ? ['ETag'] : []), ...replayed);
     result[String(meta.successStatus ?? Number(code))] = { ...response, headers };
   }
   if (meta.precondition === 'If-None-Match') {
     result['304'] = {
       description: 'Not Modified: the task still has an ETag that `If-None-Match` names. No body.',
-      headers: headerRefs('X-Request-Id', ...RATE_LIMIT, 'ETag'),
+      headers: headerRefs(...EVERY, ...RATE_LIMIT, 'ETag'),
     };
   }
   const errors = meta.errors ?? {};
-  const keyed = ['X-Request-Id', ...RATE_LIMIT];
+  const keyed = [...EVERY, ...RATE_LIMIT];
   if (errors[400]) result['400'] = errorResponse(400, errors[400], keyed);
-  result['401'] = errorResponse(401, [INVALID_KEY], ['X-Request-Id', 'WWW-Authenticate']);
-  const refusals = meta.workspace ? [WORKSPACE_KEY_NEEDED] : [outsideProjectScope('<slug>')];
+  // Counted against its address's limit for bad keys, which it states.
+  result['401'] = errorResponse(401, [INVALID_KEY], [...keyed, 'WWW-Authenticate']);
+  const refusals = meta.projectKeys ? [] : meta.workspace ? [WORKSPACE_KEY_NEEDED] : [outsideProjectScope('<slug>')];
   if (meta.scope) result['403'] = errorResponse(403, [missingScope(meta.scope), ...refusals], [...keyed, 'WWW-Authenticate']);
   const notFound = [...(meta.workspace ? [] : [PROJECT_NOT_FOUND]), ...(errors[404] ?? [])];
   if (notFound.length > 0) result['404'] = errorResponse(404, notFound, keyed);
@@ -252,7 +286,7 @@ function responses(operation: Operation, meta: PublicMeta, idempotent: boolean):
   result['414'] = errorResponse(
     414,
     [TARGET_TOO_LONG],
-    ['X-Request-Id'],
+    keyed,
     'The path and query together are too long; answered before the key is checked',
   );
   if (errors[415]) result['415'] = errorResponse(415, errors[415], keyed);
@@ -264,14 +298,14 @@ function responses(operation: Operation, meta: PublicMeta, idempotent: boolean):
   result['431'] = errorResponse(
     431,
     [HEADERS_TOO_LARGE],
-    ['X-Request-Id'],
+    keyed,
     'The request head is over 16 KiB; sent by the self-hosted server, while on Vercel the platform answers with its own limit',
   );
-  result['500'] = errorResponse(500, [INTERNAL_ERROR_MESSAGE], ['X-Request-Id'], 'The details are logged with the X-Request-Id');
+  result['500'] = errorResponse(500, [INTERNAL_ERROR_MESSAGE], EVERY, 'The details are logged with the X-Request-Id');
   result['503'] = errorResponse(
     503,
     [SERVICE_UNAVAILABLE],
-    ['X-Request-Id', 'Retry-After'],
+    [...EVERY, 'Retry-After'],
     'A dependency is unreachable, or the server is busy',
   );
   return result;
@@ -309,29 +343,41 @@ const uploadBody = {
         type: 'object',
         required: ['file'],
         properties: {
-          file: { type: 'string', format: 'binary', description: `The file, at most ${MAX_UPLOAD_BYTES} bytes` },
+          file: {
+            type: 'string',
+            format: 'binary',
+            maxLength: MAX_UPLOAD_BYTES,
+            description: `The file, at most ${MAX_UPLOAD_BYTES} bytes`,
+          },
         },
       },
     },
   },
 };
 
-/** A stream's media types, each a text whose lines the description explains. */
+/**
+ * A stream's media types, each a text whose lines the description explains: no JSON value,
+ * so no JSON type or length is claimed for it.
+ */
 function streamedContent(streamed: NonNullable<PublicMeta['streamed']>) {
-  return Object.fromEntries(Object.entries(streamed).map(([type, description]) => [type, { schema: { type: 'string', description } }]));
+  return Object.fromEntries(Object.entries(streamed).map(([type, description]) => [type, { schema: { description } }]));
 }
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const UUID = { type: 'string', format: 'uuid', maxLength: 36 };
+const DATE_TIME = { type: 'string', format: 'date-time', maxLength: 24 };
 const idAndSlug = {
   type: 'object',
   required: ['id', 'slug'],
-  properties: { id: { type: 'string', format: 'uuid' }, slug: { type: 'string' } },
+  properties: { id: UUID, slug: { type: 'string', maxLength: MAX_SLUG } },
 };
 const taskRef = {
   type: 'object',
   required: ['id', 'externalId'],
-  properties: { id: { type: 'string', format: 'uuid' }, externalId: { type: 'string', example: 'WEB-12' } },
+  properties: { id: UUID, externalId: { type: 'string', maxLength: MAX_EXTERNAL_ID, example: 'WEB-12' } },
 };
+// The Task fields a `task.updated` may name: every one but `updatedAt`, which every change moves.
+const CHANGED_FIELDS = Object.keys(taskSchema.shape).filter((field) => field !== 'updatedAt');
 
 /** The events the server POSTs to webhook endpoints (server/webhooks/events.ts), as OpenAPI 3.1 describes callbacks it makes. */
 function webhooksSection() {
@@ -343,7 +389,15 @@ function webhooksSection() {
       '`v1,<base64 HMAC-SHA256 of id.timestamp.body>` under the endpoint secret `whsec_<base64>`; for 24 hours after a rotation a second, under the secret it replaced, space-separated: verify with either.',
       'v1,cHTvpslqSOJqcTdFRHoxUjejKe0BYA+cNEEifytA0zc=',
     ],
-  ].map(([name, description, example]) => ({ name, in: 'header', required: true, description, schema: { type: 'string' }, example }));
+  ].map(([name, description, example]) => ({
+    name,
+    in: 'header',
+    required: true,
+    description,
+    // Two signatures at most (the current secret's and, for a day after a rotation, the one it replaced).
+    schema: { type: 'string', maxLength: name === 'webhook-signature' ? 200 : 40 },
+    example,
+  }));
   const events: [string, string, Record<string, unknown>, string[]][] = [
     ['task.created', 'A task was created.', { task: ref('Task') }, ['task']],
     [
@@ -353,7 +407,8 @@ function webhooksSection() {
         task: ref('Task'),
         changes: {
           type: 'array',
-          items: { type: 'string' },
+          items: { type: 'string', enum: CHANGED_FIELDS },
+          maxItems: CHANGED_FIELDS.length,
           description: 'The Task fields whose values changed',
           example: ['priority', 'title'],
         },
@@ -363,7 +418,7 @@ function webhooksSection() {
     [
       'task.deleted',
       'A task was deleted, with the subtasks listed.',
-      { task: taskRef, subtasks: { type: 'array', items: taskRef } },
+      { task: taskRef, subtasks: { type: 'array', items: taskRef, maxItems: MAX_EVENT_SUBTASKS } },
       ['task', 'subtasks'],
     ],
     ['comment.created', 'A comment was posted.', { comment: ref('Comment'), task: taskRef }, ['comment', 'task']],
@@ -376,11 +431,11 @@ function webhooksSection() {
           description: 'The Attachment without `url`',
           required: ['id', 'filename', 'mimeType', 'size', 'createdAt'],
           properties: {
-            id: { type: 'string', format: 'uuid' },
-            filename: { type: 'string' },
-            mimeType: { type: 'string' },
-            size: { type: 'integer' },
-            createdAt: { type: 'string', format: 'date-time' },
+            id: UUID,
+            filename: { type: 'string', maxLength: MAX_FILENAME },
+            mimeType: { type: 'string', maxLength: MAX_MIME_TYPE },
+            size: { type: 'integer', format: 'int32', minimum: 0, maximum: MAX_UPLOAD_BYTES },
+            createdAt: DATE_TIME,
           },
         },
         task: taskRef,
@@ -393,9 +448,16 @@ function webhooksSection() {
       { event: ref('AuditEvent') },
       ['event'],
     ],
+    [
+      TEST_EVENT_TYPE,
+      'Sent to one endpoint when asked for (Send a test event), whatever types it chose.',
+      { webhook: { type: 'object', required: ['id'], properties: { id: UUID } } },
+      ['webhook'],
+    ],
   ];
   // A workspace's events name no project; a project's name theirs.
-  const projectPart = (type: string) => ((WORKSPACE_EVENT_TYPES as readonly string[]).includes(type) ? [] : ['project']);
+  const projectPart = (type: string) =>
+    [...WORKSPACE_EVENT_TYPES, TEST_EVENT_TYPE].includes(type as typeof TEST_EVENT_TYPE) ? [] : ['project'];
   return Object.fromEntries(
     events.map(([type, summary, data, required]) => [
       type,
@@ -417,7 +479,7 @@ function webhooksSection() {
                   required: ['type', 'timestamp', 'data'],
                   properties: {
                     type: { type: 'string', const: type },
-                    timestamp: { type: 'string', format: 'date-time' },
+                    timestamp: DATE_TIME,
                     data: {
                       type: 'object',
                       required: ['workspace', ...projectPart(type), ...required],

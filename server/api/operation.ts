@@ -28,6 +28,10 @@ export type PublicMeta = OpenApiMeta<{
   scope?: Scope | null;
   /** The operation is on the workspace: its path names no project. */
   workspace?: true;
+  /** On the workspace, and a key limited to one project may call it too, for what its project holds. */
+  projectKeys?: true;
+  /** Its answer holds a secret shown once: an Idempotency-Key's record keeps it sealed. */
+  secretInAnswer?: true;
   errors?: OperationErrors;
   /** The success answer carries the task's ETag. */
   etag?: true;
@@ -70,6 +74,7 @@ export function operation(
     /** The most JSON values its body may hold, when more than MAX_JSON_VALUES (a batch's). */
     jsonValues?: number;
     streamed?: PublicMeta['streamed'];
+    secretInAnswer?: true;
   },
 ): PublicMeta {
   const errors =
@@ -90,6 +95,7 @@ export function operation(
     ...(options.bodyless && { bodyless: true }),
     ...(options.jsonValues && { jsonValues: options.jsonValues }),
     ...(options.streamed && { streamed: options.streamed }),
+    ...(options.secretInAnswer && { secretInAnswer: true }),
     openapi: {
       method,
       path,

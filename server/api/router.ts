@@ -2,12 +2,15 @@ import { attachmentsRouter } from './routers/attachments';
 import { auditEventsRouter } from './routers/audit-events';
 import { commentsRouter } from './routers/comments';
 import { labelsRouter } from './routers/labels';
+import { meRouter } from './routers/me';
 import { membersRouter } from './routers/members';
+import { projectsRouter } from './routers/projects';
 import { statusesRouter } from './routers/statuses';
 import { tasksRouter } from './routers/tasks';
 import { requestsRouter } from './routers/requests';
 import { uploadsRouter } from './routers/uploads';
 import { usageRouter } from './routers/usage';
+import { webhookDeliveriesRouter, webhooksRouter } from './routers/webhooks';
 import { router } from './trpc';
 
 // trpc-to-openapi matches paths in registration order; no fixed path here sits
@@ -23,6 +26,10 @@ export const publicRouter = router({
   auditEvents: auditEventsRouter,
   requests: requestsRouter,
   usage: usageRouter,
+  me: meRouter,
+  projects: projectsRouter,
+  webhooks: webhooksRouter,
+  webhookDeliveries: webhookDeliveriesRouter,
 });
 
 export type PublicRouter = typeof publicRouter;

@@ -17,6 +17,10 @@ export interface RouteMatch {
   scope: Scope | null;
   /** The operation is on the workspace, its path naming no project: admitToWorkspace is its gate. */
   workspace: boolean;
+  /** On the workspace, and open to a key limited to one project, for what its project holds. */
+  projectKeys: boolean;
+  /** Its answer holds a secret shown once: an Idempotency-Key's record keeps it sealed. */
+  secretInAnswer: boolean;
   /** The operation may be asked without a body. */
   bodyless: boolean;
   /** The status of its answer on success. */
@@ -35,6 +39,8 @@ interface Route {
   template: string;
   scope: Scope | null;
   workspace: boolean;
+  projectKeys: boolean;
+  secretInAnswer: boolean;
   bodyless: boolean;
   successStatus: number;
   etag: boolean;
@@ -57,6 +63,8 @@ const routes: Route[] = [...procedureMetas(publicRouter)].map(([procedure, meta]
     template: meta.openapi.path,
     scope: meta.scope,
     workspace: meta.workspace === true,
+    projectKeys: meta.projectKeys === true,
+    secretInAnswer: meta.secretInAnswer === true,
     bodyless: meta.bodyless === true,
     successStatus: meta.successStatus ?? 200,
     etag: meta.etag === true,
@@ -90,6 +98,8 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
         template: route.template,
         scope: route.scope,
         workspace: route.workspace,
+        projectKeys: route.projectKeys,
+        secretInAnswer: route.secretInAnswer,
         bodyless: route.bodyless,
         successStatus: route.successStatus,
         etag: route.etag,

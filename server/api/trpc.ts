@@ -53,12 +53,19 @@ export function projectProcedure(scope: Scope) {
 /**
  * A public procedure on the workspace rather than one of its projects: its path
  * names no project, and its gate (key, rate limit, scope) is admitToWorkspace's.
- * A scope of null lets every key and app ask, each for what is its own. Read-only,
- * so it reads where project reads do (server/api/reads.ts).
+ * A scope of null lets every key and app ask, each for what is its own; with
+ * `projectKeys`, a key limited to one project may ask too, for what its project
+ * holds. A query reads where project reads do (server/api/reads.ts); a mutation
+ * writes on the primary and marks its principal, as a project's writes do.
  */
-export function workspaceProcedure(scope: Scope | null) {
-  return t.procedure.meta({ scope, workspace: true }).use(async ({ ctx, next }) => {
-    const principal = await admitToWorkspace(ctx.state, scope);
-    return reading(principal.keyId, (from) => next({ ctx: { ...ctx, principal, db: from } }));
+export function workspaceProcedure(scope: Scope | null, options: { projectKeys?: true } = {}) {
+  return t.procedure.meta({ scope, workspace: true, ...options }).use(async ({ ctx, next, type }) => {
+    const principal = await admitToWorkspace(ctx.state, scope, options);
+    if (type === 'query') return reading(principal.keyId, (from) => next({ ctx: { ...ctx, principal, db: from } }));
+    try {
+      return await next({ ctx: { ...ctx, principal, db: db() } });
+    } finally {
+      await wrote(principal.keyId);
+    }
   });
 }

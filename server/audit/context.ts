@@ -1,5 +1,6 @@
 import { userInfo } from 'node:os';
-import type { ActorType } from '../schemas/audit';
+// Browsers send a few hundred characters; more would be kept to no purpose.
+import { MAX_USER_AGENT, type ActorType } from '../schemas/audit';
 
 export interface AuditActor {
   type: ActorType;
@@ -15,9 +16,6 @@ export interface RequestFacts {
   /** The X-Request-Id the request answered with; a CLI run's own id. */
   requestId: string | null;
 }
-
-// Browsers send a few hundred characters; more would be kept to no purpose.
-const MAX_USER_AGENT = 512;
 
 /** A request's User-Agent as the log keeps it. */
 export const userAgentOf = (headers: Headers) => headers.get('user-agent')?.slice(0, MAX_USER_AGENT) ?? null;

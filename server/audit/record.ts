@@ -1,6 +1,6 @@
 import { Prisma } from '../db/generated/client';
-import { deliverJob } from '../webhooks/events';
-import { noteDeliveryQueued } from '../webhooks/request-scope';
+import { deliverJob } from '../outbox/delivery-job';
+import { noteDeliveryQueued } from '../outbox/request-scope';
 import { actionGroup, CHANGE_FIELDS, type AuditAction, type TargetType } from '../schemas/audit';
 import type { AuditContext } from './context';
 

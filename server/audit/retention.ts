@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { inBatches } from '../retention/batches';
+import { inBatches } from '../db/batches';
 
 const BATCH = 1_000;
 const MAX_BATCHES = 10;

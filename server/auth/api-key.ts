@@ -11,6 +11,8 @@ export interface ApiPrincipal {
   projectId: string | null;
   /** An API key, or an app's OAuth grant (server/oauth), whose api_key row has no key of its own. */
   kind: 'key' | 'grant';
+  /** When the credential presented stops working: the key's expiry (null: never), or the app's access token's. */
+  expiresAt: Date | null;
 }
 
 /** The key of a request: `Authorization: Bearer <key>`, else `X-API-Key: <key>`. */
@@ -77,6 +79,7 @@ export async function authenticateKey(
       scopes: key.scopes.filter(isScope),
       projectId: key.projectId,
       kind: 'key',
+      expiresAt: key.expiresAt,
     },
     project: key.project,
   };

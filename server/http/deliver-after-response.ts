@@ -5,7 +5,7 @@ import { env } from '../env';
 import { logEvent } from '../log';
 import { bufferedRecords } from '../request-log/buffer';
 import { flushRequestLog } from '../request-log/flush';
-import { trackQueuedDeliveries } from '../webhooks/request-scope';
+import { trackQueuedDeliveries } from '../outbox/request-scope';
 import { aroundBoundedRoute } from './exchange';
 
 /**
@@ -46,7 +46,7 @@ const workerless = () => !env().webhookResidentWorker && env().database.kind ===
 function runAfterResponse(work: { webhooks: boolean; purge: boolean }): void {
   if (!work.webhooks && !work.purge) return;
   after(() =>
-    import('../webhooks/worker')
+    import('../jobs/worker')
       // Side by side, so that both end within the run's 30 s.
       .then(({ runDueWebhooks, runPurge }) =>
         Promise.all([

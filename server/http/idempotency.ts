@@ -47,9 +47,9 @@ export async function claimIdempotencyKey(
   state: RequestState,
   key: string,
   fingerprint: string,
-  { successStatus, etag }: Pick<RouteMatch, 'successStatus' | 'etag'>,
+  { successStatus, etag, secretInAnswer }: Pick<RouteMatch, 'successStatus' | 'etag' | 'secretInAnswer'>,
 ): Promise<Response | null> {
-  const outcome = await claimRequest(state, key, fingerprint, successStatus);
+  const outcome = await claimRequest(state, key, fingerprint, successStatus, secretInAnswer);
   switch (outcome.kind) {
     case 'claimed':
       return null;

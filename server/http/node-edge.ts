@@ -11,6 +11,7 @@ import { requestUrl, sendWebResponse, toWebRequest } from './node-bridge';
 import { handleMcpRequest, MCP_PATH } from './mcp';
 import { isDecodablePath, isPublicApiPath, normalizePath } from './paths';
 import { handlePublicRequest } from './public-api';
+import { beforeTheKeyHeaders } from './respond';
 import { isUploadPath, serveUpload } from './direct-upload';
 
 // Methods no route of the app answers, refused before any handler sees them.
@@ -74,7 +75,14 @@ export function createEdgeListener(options: EdgeOptions) {
 
 function answer(outgoing: ServerResponse, statusCode: number, message: string, requestId = randomUUID()): void {
   const body = JSON.stringify({ statusCode, message } satisfies PublicError);
-  outgoing.writeHead(statusCode, { ...EDGE_HEADERS, 'X-Request-Id': requestId, 'Content-Length': Buffer.byteLength(body) }).end(body);
+  outgoing
+    .writeHead(statusCode, {
+      ...EDGE_HEADERS,
+      ...beforeTheKeyHeaders(),
+      'X-Request-Id': requestId,
+      'Content-Length': Buffer.byteLength(body),
+    })
+    .end(body);
 }
 
 function failed(outgoing: ServerResponse, error: unknown): void {
@@ -118,6 +126,7 @@ export function answerClientErrors(server: Server): void {
     const body = JSON.stringify({ statusCode, message } satisfies PublicError);
     const headers = Object.entries({
       ...EDGE_HEADERS,
+      ...beforeTheKeyHeaders(),
       'X-Request-Id': randomUUID(),
       'Content-Length': Buffer.byteLength(body),
       Connection: 'close',

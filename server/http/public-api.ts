@@ -14,13 +14,13 @@ import { noneMatchFails } from '../api/conditional';
 import { requestFingerprint } from '../api/idempotency';
 import { claimIdempotencyKey, idempotencyKeyOf, sentIdempotencyKey, settleIdempotencyKey } from './idempotency';
 import { recordAnswers } from './record-request';
-import { errorResponse, notModifiedResponse, preflightResponse } from './respond';
+import { BEFORE_THE_KEY, errorResponse, notModifiedResponse, preflightResponse } from './respond';
 import { handleUpload, isUploadRoute } from './upload';
 import { exportAuditLog, isAuditExportRoute } from './audit-export';
 
 // Descriptions may hold 100,000 characters of up to 4 bytes each, plus the rest.
 const MAX_JSON_BODY_BYTES = 1024 * 1024;
-const PATH_PARAMS = ['projectSlug', 'taskId', 'attachmentId', 'uploadId'];
+const PATH_PARAMS = ['projectSlug', 'taskId', 'attachmentId', 'uploadId', 'endpointId', 'deliveryId'];
 const NOT_FOUND: PublicError = { statusCode: 404, message: 'Not found' };
 
 /**
@@ -70,8 +70,11 @@ interface Operation {
 async function answerPublicRequest(req: Request, exchange: Exchange, state: RequestState, operation: Operation): Promise<Response> {
   const url = new URL(req.url);
   // npm start's edge refuses these first; on Vercel this is where they stop.
-  if (url.pathname.length + url.search.length > MAX_TARGET_LENGTH)
+  if (url.pathname.length + url.search.length > MAX_TARGET_LENGTH) {
+    state.rateLimit = BEFORE_THE_KEY;
+    state.rateLimitPolicy = 'per-address';
     return errorResponse(state, { statusCode: 414, message: TARGET_TOO_LONG });
+  }
   const path = normalizePath(url.pathname).slice(PUBLIC_API_PREFIX.length);
   // HEAD is GET without the body, which the server leaves out when it sends the answer.
   const method = req.method === 'HEAD' ? 'GET' : req.method;
@@ -88,7 +91,7 @@ async function answerPublicRequest(req: Request, exchange: Exchange, state: Requ
 
   try {
     if (route.workspace) {
-      const { workspaceId } = await admitToWorkspace(state, route.scope);
+      const { workspaceId } = await admitToWorkspace(state, route.scope, route);
       if (isAuditExportRoute(route)) return exportAuditLog(state, workspaceId, url);
     } else {
       await admit(state, route.scope!, decodeParam(route.params.projectSlug));

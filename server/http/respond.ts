@@ -1,5 +1,6 @@
 import type { RequestState } from '../api/access';
-import { retryAfterSeconds, WINDOW_MS } from '../ratelimit/limiter';
+import { retryAfterSeconds, WINDOW_MS, type UnmeteredDecision } from '../ratelimit/limiter';
+import { BAD_KEY_ATTEMPTS_PER_MINUTE } from '../ratelimit/limits';
 import type { PublicError } from '../api/errors';
 
 /**
@@ -37,6 +38,20 @@ export function responseHeaders(state: RequestState, status: number): Record<str
   };
 }
 
+/**
+ * The limit of an answer given before the key is read (a target too long, a head too large):
+ * its address's, for requests without a valid key, stated without counting the request.
+ */
+export const BEFORE_THE_KEY: UnmeteredDecision = { success: true, limit: BAD_KEY_ATTEMPTS_PER_MINUTE, unmetered: true };
+
+/** The headers of such an answer where no request state exists: Node's own refusals of a request's head. */
+export function beforeTheKeyHeaders(): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': CORS_HEADERS['Access-Control-Allow-Origin'],
+    ...rateLimitHeaders({ rateLimit: BEFORE_THE_KEY, rateLimitPolicy: 'per-address' }, 0),
+  };
+}
+
 /** 304 Not Modified: the client's copy is current; the headers of a 200, no body (RFC 9110 section 15.4.5). */
 export function notModifiedResponse(state: RequestState): Response {
   return new Response(null, { status: 304, headers: responseHeaders(state, 304) });
@@ -63,7 +78,7 @@ export function preflightResponse(state: RequestState, allow: string, allowedHea
  * A request the limiter could not count (its store unreachable) says only the
  * policy: what remains of the window is not known, so no figure is given.
  */
-function rateLimitHeaders(state: RequestState, statusCode: number): Record<string, string> {
+function rateLimitHeaders(state: Pick<RequestState, 'rateLimit' | 'rateLimitPolicy'>, statusCode: number): Record<string, string> {
   const decision = state.rateLimit;
   if (!decision) return {};
   const policy = `"${state.rateLimitPolicy ?? 'per-key'}"`;

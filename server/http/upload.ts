@@ -82,6 +82,7 @@ async function upload(req: Request, exchange: Exchange, state: RequestState, tar
     const answered = await claimIdempotencyKey(state, target.idempotencyKey, requestFingerprint('POST', path, parts), {
       successStatus: 201,
       etag: false,
+      secretInAnswer: false,
     });
     if (answered) {
       discardFile(stored);

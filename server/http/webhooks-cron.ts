@@ -24,12 +24,12 @@ function authorised(req: Request): boolean {
  * bearer token, may call it.
  */
 export function answerWebhooksCron(req: Request): Promise<Response> {
-  return answerCron(req, async (...args) => (await import('../webhooks/worker')).runDueWebhooks(...args));
+  return answerCron(req, async (...args) => (await import('../jobs/worker')).runDueWebhooks(...args));
 }
 
 /** Vercel Cron's call of the purge (`vercel.json`, every 15 minutes), where no resident worker keeps its schedule. */
 export function answerPurgeCron(req: Request): Promise<Response> {
-  return answerCron(req, async (...args) => (await import('../webhooks/worker')).runPurge(...args));
+  return answerCron(req, async (...args) => (await import('../jobs/worker')).runPurge(...args));
 }
 
 /** A run on the process's pool within the time given; graphile-worker is loaded by the run, not by the route. */

@@ -10,8 +10,13 @@ export const AUDIT_READ = 'audit:read';
  * (every key and app reads its own requests without them).
  */
 export const ACTIVITY_SCOPES = ['requests:read', 'usage:read'] as const;
-export const SCOPES = [...TASK_SCOPES, AUDIT_READ, ...ACTIVITY_SCOPES] as const;
-/** The scopes of the MCP server's tools: all but the audit log's, which is no tool (server/mcp/tools.ts). */
+/**
+ * Managing the workspace's webhook endpoints through the API, as integration platforms subscribe:
+ * never granted unless asked for by name.
+ */
+export const WEBHOOK_MANAGE = 'webhook:manage';
+export const SCOPES = [...TASK_SCOPES, AUDIT_READ, ...ACTIVITY_SCOPES, WEBHOOK_MANAGE] as const;
+/** The scopes of the MCP server's tools: all but the audit log's and the webhooks', which are no tools (server/mcp/tools.ts). */
 export const MCP_SCOPES = [...TASK_SCOPES, ...ACTIVITY_SCOPES] as const;
 export type Scope = (typeof SCOPES)[number];
 
@@ -27,4 +32,5 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'audit:read': "Read and export the workspace's audit log (needs a key for every project)",
   'requests:read': "Read the workspace's request log: every request of every key and app",
   'usage:read': "Read the workspace's usage: requests per key, app and operation over time",
+  'webhook:manage': "Add, change and remove the workspace's webhook endpoints, and read their deliveries (needs a key for every project)",
 };

@@ -4,7 +4,7 @@ import { migrateDatabase } from '../db/migrate';
 import { seedDemo } from '../seed/demo';
 import { printLines, startLines, welcomeLines } from '../seed/welcome';
 import { runServer } from './server-process';
-import { startWebhookWorker } from '../webhooks/worker';
+import { startWebhookWorker } from '../jobs/worker';
 import { sharedStateWarnings } from './shared-state';
 import { setupCodeLine, standingSetupCode } from '../setup/setup-code';
 

@@ -28,6 +28,7 @@ import { API_TOOLS, TOOLS_BY_NAME, type ApiTool } from './tools';
 
 const INSTRUCTIONS = [
   "Tools for the Task API: the tasks, comments and attachments of a workspace's projects.",
+  'Start with who_am_i (your workspace, scopes, the project you are limited to, your rate limit) and list_projects (the slugs you may use).',
   "Every tool on tasks takes `projectSlug`, the project's slug (e.g. `web`). Tasks are named by UUID or external ID (`WEB-12`).",
   'Learn the ids a task refers to first: list_statuses (statusId), list_members (assigneeIds), list_labels (labelIds).',
   "The tools listed are those the API key's scopes allow. Each HTTP request counts as one request against the key's rate limit, and each tool call beyond the first in a request as one more;",

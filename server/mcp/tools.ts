@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { idempotencyKeyArgument, uploadInlineInput } from '../api/inputs';
 import { procedureMetas } from '../api/operation';
 import { publicRouter } from '../api/router';
-import { AUDIT_READ, type Scope } from '../keys/scopes';
+import { AUDIT_READ, WEBHOOK_MANAGE, type Scope } from '../keys/scopes';
 import { MAX_UPLOAD_BYTES } from '../schemas/attachment';
 import { routerProcedureSchemas } from '../vendor/trpc-router-procedures';
 
@@ -35,9 +35,10 @@ const INLINE_UPLOAD_DETAIL =
 function buildTools(): ApiTool[] {
   const schemas = routerProcedureSchemas(publicRouter);
   // The workspace's audit log is for the people who run it and their tools (REST, the export),
-  // not for an agent doing a project's work: it is no tool. The request log is, so that an
-  // agent can see why its own call failed.
-  const toolOperations = [...procedureMetas(publicRouter)].filter(([, meta]) => meta.scope !== AUDIT_READ);
+  // not for an agent doing a project's work: it is no tool, and neither is managing webhooks,
+  // which integration platforms do over REST. The request log is, so that an agent can see
+  // why its own call failed.
+  const toolOperations = [...procedureMetas(publicRouter)].filter(([, meta]) => meta.scope !== AUDIT_READ && meta.scope !== WEBHOOK_MANAGE);
   return toolOperations.map(([procedure, meta]) => {
     const { inputs, output } = schemas.get(procedure) ?? { inputs: [], output: undefined };
     if (!meta.openapi || meta.scope === undefined || inputs.length !== 1 || !output) {

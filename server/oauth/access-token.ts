@@ -56,6 +56,7 @@ export async function authenticateAccessToken(
       scopes: token.scopes.filter(isScope),
       projectId: token.projectId,
       kind: 'grant',
+      expiresAt: token.expiresAt,
     },
     project: token.project,
   };

@@ -1,5 +1,5 @@
 import type { Db } from '../db/client';
-import { inBatches as batches } from '../retention/batches';
+import { inBatches as batches } from '../db/batches';
 
 /** A registration no grant came of within this long is deleted: its app registers again when it next connects. */
 export const UNUSED_CLIENT_HOURS = 24;

@@ -7,7 +7,7 @@ const onStoreFailure = (error: unknown) =>
 
 // Requests with a bad key are counted per client address, so guessing keys or
 // flooding with bad ones is cut off before it reaches the database.
-const BAD_KEY_ATTEMPTS_PER_MINUTE = 30;
+export const BAD_KEY_ATTEMPTS_PER_MINUTE = 30;
 
 const holder = globalThis as unknown as { __taskApiLimits?: { perKey: Limiter; badKeyPerAddress: Limiter } };
 

@@ -1,3 +1,6 @@
+import { MAX_USER_AGENT } from '../schemas/audit';
+import { MAX_ERROR_MESSAGE } from '../schemas/common';
+import { MAX_PATH } from '../schemas/request-log';
 import type { CountedRequest } from '../usage/minutes';
 
 /** One request of a key or an app as the request log keeps it: no body, no header that may hold a secret. */
@@ -16,10 +19,9 @@ export interface RequestRecord extends CountedRequest {
   message: string | null;
 }
 
-// What one record may hold of what the client chose to send: the buffer's bound counts on it.
-const MAX_PATH = 2_048;
-const MAX_USER_AGENT = 512;
-const MAX_MESSAGE = 1_000;
+// What one record may hold of what the client chose to send (the buffer's bound counts on it),
+// as the request log's answers declare it.
+const MAX_MESSAGE = MAX_ERROR_MESSAGE;
 
 /** The record with the client's free text cut to its bounds. */
 export function bounded(record: RequestRecord): RequestRecord {

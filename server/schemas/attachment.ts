@@ -1,17 +1,25 @@
 import { z } from 'zod';
-import { dateTime, text } from './common';
+import { dateTime, int32, text, uuid } from './common';
 
 export const MAX_UPLOAD_BYTES = 10 * 1024 * 1024;
 /** The largest upload as base64 (4 characters per 3 bytes, padded). */
 export const MAX_INLINE_CONTENT_CHARS = Math.ceil(MAX_UPLOAD_BYTES / 3) * 4;
 
+/** Attachments a task may have: a task's answer lists them all, so their number has a bound. */
+export const MAX_ATTACHMENTS_PER_TASK = 100;
+/** The most characters of a filename kept (path components and control characters dropped). */
+export const MAX_FILENAME = 255;
+export const MAX_MIME_TYPE = 255;
+/** A download link: the app's or the store's origin, the object's key and a signature. */
+export const MAX_DOWNLOAD_URL = 4_096;
+
 export const attachmentSchema = z
   .object({
-    id: z.uuid(),
-    filename: z.string().meta({ description: 'Original filename' }),
-    url: z.string().meta({ description: 'Presigned download URL, valid for 1 hour from the request' }),
-    mimeType: z.string(),
-    size: z.number().int().meta({ description: 'Bytes' }),
+    id: uuid(),
+    filename: z.string().max(MAX_FILENAME).meta({ description: 'Original filename' }),
+    url: z.string().max(MAX_DOWNLOAD_URL).meta({ format: 'uri', description: 'Presigned download URL, valid for 1 hour from the request' }),
+    mimeType: z.string().max(MAX_MIME_TYPE),
+    size: int32().max(MAX_UPLOAD_BYTES).meta({ description: 'Bytes' }),
     createdAt: dateTime().meta({ description: 'Upload time' }),
   })
   .meta({ id: 'Attachment' });

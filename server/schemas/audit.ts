@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTime, dateTimeInput } from './common';
+import { dateTime, dateTimeInput, MAX_NAME, nextCursor, uuid } from './common';
 import { changeCursor, wholeNumber } from './task';
 
 /**
@@ -35,6 +35,9 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export const actionGroup = (action: string) => action.split('.')[0]!;
 export const AUDIT_ACTION_GROUPS = [...new Set(AUDIT_ACTIONS.map(actionGroup))];
 
+/** An IP address as text: IPv6 at its longest, an IPv4-mapped one, is 45 characters. */
+export const MAX_IP = 45;
+
 export const ACTOR_TYPES = ['person', 'api_key', 'oauth_app', 'cli', 'system'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
@@ -65,27 +68,38 @@ export const isActionFilter = (value: string) =>
 export const MAX_AUDIT_PAGE = 100;
 const ID_FILTER = 'must be at most 100 characters';
 
-const party = (kind: 'Who acted' | 'What the action was on', types: readonly [string, ...string[]], id: string) =>
+/** Ids of actors and targets: UUIDs, or a person's id. */
+const MAX_AUDIT_ID = 100;
+/** A target's name: a webhook endpoint is named by its URL (without its query), at most 2,000 characters. */
+const MAX_TARGET_NAME = 2_000;
+/** What a request's User-Agent is cut to. */
+export const MAX_USER_AGENT = 512;
+
+const party = (kind: 'Who acted' | 'What the action was on', types: readonly [string, ...string[]], id: string, name: number) =>
   z
     .object({
       type: z.enum(types),
-      id: z.string().nullable().meta({ description: 'Null for the CLI and the server itself' }),
-      name: z.string().nullable().meta({ description: 'As it was when the event happened' }),
+      id: z.string().max(MAX_AUDIT_ID).nullable().meta({ description: 'Null for the CLI and the server itself' }),
+      name: z.string().max(name).nullable().meta({ description: 'As it was when the event happened' }),
     })
     .meta({ id, description: kind });
 
 export const auditEventSchema = z
   .object({
-    id: z.uuid(),
+    id: uuid(),
     occurredAt: dateTime(),
     action: z.enum(AUDIT_ACTIONS),
-    actor: party('Who acted', ACTOR_TYPES, 'AuditActor'),
-    target: party('What the action was on', TARGET_TYPES, 'AuditTarget'),
-    ip: z.string().nullable().meta({ description: 'The client address the server resolved, never a forwarded header it does not trust' }),
-    userAgent: z.string().nullable(),
-    requestId: z.string().nullable().meta({ description: 'The `X-Request-Id` the request answered with' }),
+    actor: party('Who acted', ACTOR_TYPES, 'AuditActor', MAX_NAME),
+    target: party('What the action was on', TARGET_TYPES, 'AuditTarget', MAX_TARGET_NAME),
+    ip: z
+      .string()
+      .max(MAX_IP)
+      .nullable()
+      .meta({ description: 'The client address the server resolved, never a forwarded header it does not trust' }),
+    userAgent: z.string().max(MAX_USER_AGENT).nullable(),
+    requestId: z.string().max(MAX_AUDIT_ID).nullable().meta({ description: 'The `X-Request-Id` the request answered with' }),
     changes: z
-      .record(z.string(), z.object({ before: z.unknown(), after: z.unknown() }))
+      .partialRecord(z.enum(CHANGE_FIELDS), z.object({ before: z.unknown(), after: z.unknown() }))
       .nullable()
       .meta({ description: `Before and after of the fields the change touched, among ${CHANGE_FIELDS.join(', ')}` }),
   })
@@ -97,6 +111,7 @@ export const auditFilters = z.object({
   // Described before `.optional()`: a description on the optional wrapper is lost from query parameters.
   action: z
     .string()
+    .max(100, ACTION_FILTER)
     .refine(isActionFilter, ACTION_FILTER)
     .meta({ description: 'An action (`api_key.created`) or a group of them (`api_key`)', example: 'api_key' })
     .optional(),
@@ -114,6 +129,7 @@ export const auditEventsQuery = auditFilters.extend({
   limit: wholeNumber(`from 1 to ${MAX_AUDIT_PAGE}`)
     .min(1, `must be a whole number from 1 to ${MAX_AUDIT_PAGE}`)
     .max(MAX_AUDIT_PAGE, `must be a whole number from 1 to ${MAX_AUDIT_PAGE}`)
+    .meta({ format: 'int32' })
     .default(50),
 });
 export type AuditEventsQuery = z.output<typeof auditEventsQuery>;
@@ -129,10 +145,10 @@ export type AuditExportQuery = z.output<typeof auditExportQuery>;
 
 export const auditEventListSchema = z
   .object({
-    events: z.array(auditEventSchema).meta({ description: 'Newest first' }),
+    events: z.array(auditEventSchema).max(MAX_AUDIT_PAGE).meta({ description: 'Newest first' }),
     meta: z.object({
       hasMore: z.boolean(),
-      nextCursor: z.string().nullable().meta({ description: 'Pass it as `after` to read on; null when the page is empty' }),
+      nextCursor: nextCursor().nullable().meta({ description: 'Pass it as `after` to read on; null when the page is empty' }),
     }),
   })
   .meta({ id: 'AuditEventList' });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { charCount, dateTime, text } from './common';
+import { charCount, dateTime, MAX_NAME, text, uuid } from './common';
 
 export const MAX_COMMENT = 10_000;
 /**
@@ -11,9 +11,9 @@ export const MAX_COMMENTS_PER_TASK = 1_000;
 
 export const commentSchema = z
   .object({
-    id: z.uuid(),
-    content: z.string(),
-    authorName: z.string().nullable().meta({ description: 'Name of the API key that posted it; null for members' }),
+    id: uuid(),
+    content: z.string().max(MAX_COMMENT),
+    authorName: z.string().max(MAX_NAME).nullable().meta({ description: 'Name of the API key that posted it; null for members' }),
     createdAt: dateTime(),
     updatedAt: dateTime(),
   })

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { MAX_UPLOAD_BYTES } from './attachment';
-import { dateTime, text } from './common';
+import { MAX_DOWNLOAD_URL, MAX_UPLOAD_BYTES } from './attachment';
+import { dateTime, text, uuid } from './common';
 
 /** How long an upload URL takes bytes; completing is possible for as long again (server/attachments/direct-upload.ts). */
 export const UPLOAD_URL_TTL_MS = 15 * 60 * 1000;
@@ -24,6 +24,7 @@ export const createUploadFields = z.strictObject({
     .int({ error: 'must be a whole number of bytes' })
     .min(0, 'must be a whole number of bytes')
     .meta({
+      format: 'int32',
       description: `Exact size of the file in bytes; above ${MAX_UPLOAD_BYTES} (10 MB) the answer is 413`,
       maximum: MAX_UPLOAD_BYTES,
       example: 9_961_472,
@@ -32,13 +33,14 @@ export const createUploadFields = z.strictObject({
 
 export const directUploadSchema = z
   .object({
-    uploadId: z.uuid().meta({ description: 'Names the upload when completing it' }),
+    uploadId: uuid().meta({ description: 'Names the upload when completing it' }),
     uploadUrl: z
       .string()
+      .max(MAX_DOWNLOAD_URL)
       .meta({ description: `Where to send the file's bytes, valid ${UPLOAD_URL_TTL_MS / 60_000} minutes; it takes them once` }),
     method: z.literal('PUT').meta({ description: 'The method to send them with' }),
     headers: z
-      .record(z.string(), z.string())
+      .record(z.string().max(100), z.string().max(1_000))
       .meta({ description: 'Headers to send with them, as given', example: { 'Content-Type': 'image/png' } }),
     expiresAt: dateTime().meta({ description: 'When `uploadUrl` stops taking bytes' }),
   })

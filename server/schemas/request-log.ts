@@ -1,8 +1,13 @@
 import { z } from 'zod';
 import { changeCursor } from './task';
-import { dateTime, dateTimeInput, uuid } from './common';
+import { MAX_IP, MAX_USER_AGENT } from './audit';
+import { dateTime, dateTimeInput, int32, MAX_ERROR_MESSAGE, nextCursor, uuid } from './common';
 
 export const MAX_REQUESTS_PAGE = 100;
+/** The longest route a filter or a record names. */
+export const MAX_ROUTE = 300;
+/** What a record keeps of a request's path. */
+export const MAX_PATH = 2_048;
 /** How far back a key or app reads its own requests without the scope requests:read. */
 export const OWN_REQUESTS_HOURS = 24;
 export const REQUEST_METHODS = ['GET', 'POST', 'PATCH', 'DELETE'] as const;
@@ -13,6 +18,7 @@ const LIMIT = `must be a whole number from 1 to ${MAX_REQUESTS_PAGE}`;
 /** A status code, or a class of them: `404` or `4xx`, as a range of codes. */
 export const statusFilter = z
   .string()
+  .max(3, STATUS_FILTER)
   .regex(/^([1-5][0-9]{2}|[1-5]xx)$/, STATUS_FILTER)
   .transform((value) =>
     value.endsWith('xx') ? { from: Number(value[0]) * 100, to: Number(value[0]) * 100 + 99 } : { from: Number(value), to: Number(value) },
@@ -25,7 +31,7 @@ const ownFilters = {
   route: z
     .string()
     .min(1, 'must be 1 to 300 characters')
-    .max(300, 'must be 1 to 300 characters')
+    .max(MAX_ROUTE, 'must be 1 to 300 characters')
     .meta({
       description: 'The operation, exactly as records name it: `/v1/public/{projectSlug}/tasks` or `tools/call get_task`',
       example: '/v1/public/{projectSlug}/tasks',
@@ -34,13 +40,14 @@ const ownFilters = {
   requestId: uuid().meta({ description: 'The `X-Request-Id` the request was answered with' }).optional(),
   idempotencyKey: z
     .string()
+    .max(255, 'must be 1 to 255 printable ASCII characters')
     .regex(/^[\x20-\x7e]{1,255}$/, 'must be 1 to 255 printable ASCII characters')
     .meta({ description: 'The `Idempotency-Key` the request was sent with' })
     .optional(),
   since: dateTimeInput().meta({ description: 'Only requests made at or after this time' }).optional(),
   until: dateTimeInput().meta({ description: 'Only requests made before this time' }).optional(),
   after: changeCursor().meta({ description: 'The requests after this place (older ones), from an earlier `meta.nextCursor`' }).optional(),
-  limit: z.number({ error: LIMIT }).int({ error: LIMIT }).min(1, LIMIT).max(MAX_REQUESTS_PAGE, LIMIT).default(50),
+  limit: z.number({ error: LIMIT }).int({ error: LIMIT }).min(1, LIMIT).max(MAX_REQUESTS_PAGE, LIMIT).meta({ format: 'int32' }).default(50),
 };
 
 /** The own requests' query: the caller's last 24 hours. */
@@ -59,31 +66,29 @@ export type RequestsQuery = z.infer<typeof ownRequestsQuery> & { principalId?: s
 
 export const requestRecordSchema = z
   .object({
-    requestId: z
-      .uuid()
-      .meta({ description: 'The `X-Request-Id` the request was answered with; the tool calls of one MCP request share it' }),
+    requestId: uuid().meta({ description: 'The `X-Request-Id` the request was answered with; the tool calls of one MCP request share it' }),
     occurredAt: dateTime(),
-    keyId: z.uuid().nullable().meta({ description: 'The API key, or null for an app' }),
-    appId: z.uuid().nullable().meta({ description: 'The connected app, or null for an API key' }),
-    method: z.string().meta({ example: 'POST' }),
-    route: z.string().meta({ example: '/v1/public/{projectSlug}/tasks' }),
-    path: z.string().meta({ example: '/v1/public/web/tasks' }),
-    status: z.number().int().meta({ example: 201 }),
-    durationMs: z.number().int().meta({ description: 'From the request to its answer, in milliseconds' }),
-    idempotencyKey: z.string().nullable(),
+    keyId: uuid().nullable().meta({ description: 'The API key, or null for an app' }),
+    appId: uuid().nullable().meta({ description: 'The connected app, or null for an API key' }),
+    method: z.string().max(10).meta({ example: 'POST' }),
+    route: z.string().max(MAX_ROUTE).meta({ example: '/v1/public/{projectSlug}/tasks' }),
+    path: z.string().max(MAX_PATH).meta({ example: '/v1/public/web/tasks' }),
+    status: int32(100).max(599).meta({ example: 201 }),
+    durationMs: int32().meta({ description: 'From the request to its answer, in milliseconds' }),
+    idempotencyKey: z.string().max(255).nullable(),
     replayed: z.boolean().meta({ description: 'The answer was the one stored for the `Idempotency-Key`, sent again' }),
-    ip: z.string().meta({ description: "The client's address" }),
-    userAgent: z.string().nullable(),
-    message: z.string().nullable().meta({ description: 'The error message of a 4xx or 5xx answer; null otherwise' }),
+    ip: z.string().max(MAX_IP).meta({ description: "The client's address" }),
+    userAgent: z.string().max(MAX_USER_AGENT).nullable(),
+    message: z.string().max(MAX_ERROR_MESSAGE).nullable().meta({ description: 'The error message of a 4xx or 5xx answer; null otherwise' }),
   })
   .meta({ id: 'RequestRecord' });
 
 export const requestListSchema = z
   .object({
-    requests: z.array(requestRecordSchema).meta({ description: 'Newest first' }),
+    requests: z.array(requestRecordSchema).max(MAX_REQUESTS_PAGE).meta({ description: 'Newest first' }),
     meta: z.object({
       hasMore: z.boolean(),
-      nextCursor: z.string().nullable().meta({ description: 'Pass it as `after` to read older requests; null when there are none' }),
+      nextCursor: nextCursor().nullable().meta({ description: 'Pass it as `after` to read older requests; null when there are none' }),
     }),
   })
   .meta({ id: 'RequestList' });

@@ -1,6 +1,20 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
-import { categorySchema, charCount, dateTime, dateTimeInput, hexColor, MAX_INT4, prioritySchema, text, uuid } from './common';
+import { MAX_ATTACHMENTS_PER_TASK, MAX_FILENAME } from './attachment';
+import {
+  categorySchema,
+  charCount,
+  dateTime,
+  dateTimeInput,
+  hexColor,
+  int32,
+  MAX_INT4,
+  MAX_NAME,
+  nextCursor,
+  prioritySchema,
+  text,
+  uuid,
+} from './common';
 import { labelSchema } from './lookups';
 
 export const MAX_TITLE = 500;
@@ -8,32 +22,37 @@ export const MAX_DESCRIPTION = 100_000;
 export const MAX_ASSIGNEES = 5;
 export const MAX_LABELS = 50;
 export const MAX_SEARCH = 200;
+/** `<PREFIX>-<number>`: a prefix of at most 10 characters, a number within int4. */
+export const MAX_EXTERNAL_ID = 21;
+export const MAX_PAGE_SIZE = 100;
+/** The subtasks a `task.deleted` event lists, by number (only the demo data has subtasks today). */
+export const MAX_EVENT_SUBTASKS = 10_000;
 
 export const taskStatusInlineSchema = z
-  .object({ id: z.uuid(), name: z.string(), color: hexColor().nullable(), category: categorySchema })
+  .object({ id: uuid(), name: z.string().max(MAX_NAME), color: hexColor().nullable(), category: categorySchema })
   .meta({ id: 'TaskStatusInline' });
 
 export const assigneeSchema = z
-  .object({ id: z.uuid().meta({ description: 'User ID' }), name: z.string().nullable() })
+  .object({ id: uuid().meta({ description: 'User ID' }), name: z.string().max(MAX_NAME).nullable() })
   .meta({ id: 'Assignee' });
 
 export const attachmentRefSchema = z
-  .object({ id: z.uuid(), filename: z.string() })
+  .object({ id: uuid(), filename: z.string().max(MAX_FILENAME) })
   .meta({ id: 'AttachmentRef', description: 'ID and filename; the full record comes from Get attachment' });
 
 export const taskSchema = z
   .object({
-    id: z.uuid(),
-    externalId: z.string().meta({ description: '`<PREFIX>-<number>`, unique within the project', example: 'WEB-12' }),
-    title: z.string(),
-    description: z.string().nullable(),
+    id: uuid(),
+    externalId: z.string().max(MAX_EXTERNAL_ID).meta({ description: '`<PREFIX>-<number>`, unique within the project', example: 'WEB-12' }),
+    title: z.string().max(MAX_TITLE),
+    description: z.string().max(MAX_DESCRIPTION).nullable(),
     category: categorySchema,
     status: taskStatusInlineSchema.nullable(),
     priority: prioritySchema,
     dueDate: dateTime().nullable(),
-    assignees: z.array(assigneeSchema).meta({ description: 'By name, then id' }),
-    labels: z.array(labelSchema).meta({ description: 'By name, then id' }),
-    attachments: z.array(attachmentRefSchema).meta({ description: 'Oldest first' }),
+    assignees: z.array(assigneeSchema).max(MAX_ASSIGNEES).meta({ description: 'By name, then id' }),
+    labels: z.array(labelSchema).max(MAX_LABELS).meta({ description: 'By name, then id' }),
+    attachments: z.array(attachmentRefSchema).max(MAX_ATTACHMENTS_PER_TASK).meta({ description: 'Oldest first' }),
     createdAt: dateTime(),
     updatedAt: dateTime(),
   })
@@ -41,13 +60,12 @@ export const taskSchema = z
 
 export const paginationSchema = z
   .object({
-    total: z.number().int(),
-    page: z.number().int(),
-    limit: z.number().int(),
-    totalPages: z.number().int().meta({ description: 'ceil(total / limit)' }),
+    total: int32(),
+    page: int32(1),
+    limit: int32(1).max(MAX_PAGE_SIZE),
+    totalPages: int32().meta({ description: 'ceil(total / limit)' }),
     hasMore: z.boolean(),
-    nextCursor: z
-      .string()
+    nextCursor: nextCursor()
       .nullable()
       .meta({
         description:
@@ -58,7 +76,7 @@ export const paginationSchema = z
   })
   .meta({ id: 'PaginationMeta' });
 
-export const taskListSchema = z.object({ tasks: z.array(taskSchema), meta: paginationSchema }).meta({ id: 'TaskList' });
+export const taskListSchema = z.object({ tasks: z.array(taskSchema).max(MAX_PAGE_SIZE), meta: paginationSchema }).meta({ id: 'TaskList' });
 
 export const wholeNumber = (rule: string) =>
   z.number({ error: `must be a whole number ${rule}` }).int({ error: `must be a whole number ${rule}` });
@@ -145,6 +163,7 @@ export const listTasksQuery = z.object({
     .min(1, `must be a whole number from 1 to ${MAX_INT4}`)
     .max(MAX_INT4, `must be a whole number from 1 to ${MAX_INT4}`)
     .meta({
+      format: 'int32',
       description:
         `Page number, from 1 to ${MAX_INT4} (PostgreSQL's int4). A deep page costs the server more with every page it ` +
         'skips; `after` costs the same at any depth',
@@ -152,7 +171,8 @@ export const listTasksQuery = z.object({
     .default(1),
   limit: wholeNumber('from 1 to 100')
     .min(1, 'must be a whole number from 1 to 100')
-    .max(100, 'must be a whole number from 1 to 100')
+    .max(MAX_PAGE_SIZE, 'must be a whole number from 1 to 100')
+    .meta({ format: 'int32' })
     .default(20),
   // Described before `.optional()`: a description on the optional wrapper is lost from query parameters.
   statusId: uuid().meta({ description: 'Filter by custom status; takes precedence over `status`' }).optional(),
@@ -177,7 +197,7 @@ export const listTasksQuery = z.object({
       description:
         'Extension: the tasks after this place, from the `meta.nextCursor` of an earlier answer to the same query (the same ' +
         'project, filters, `sort` and `order`; `updatedSince` and `limit` may differ). Costs the same however deep; in change ' +
-        'order (`sort=updatedAt&order=asc`) pages so read neither miss nor repeat a task while tasks change (see the README)',
+        'order (`sort=updatedAt&order=asc`) pages so read neither miss nor repeat a task while tasks change (see docs/polling.md)',
     })
     .optional(),
 });
@@ -316,7 +336,7 @@ export const updateTaskBatchFields = z.strictObject({
 export type UpdateTaskBatchFields = z.infer<typeof updateTaskBatchFields>;
 
 export const taskBatchSchema = z
-  .object({ tasks: z.array(taskSchema).meta({ description: 'The tasks, in the order of the request' }) })
+  .object({ tasks: z.array(taskSchema).max(MAX_BATCH).meta({ description: 'The tasks, in the order of the request' }) })
   .meta({ id: 'TaskBatch' });
 
 export const MAX_DELETED_PAGE = 1_000;
@@ -330,24 +350,25 @@ export const deletedTasksQuery = z.object({
   limit: wholeNumber(`from 1 to ${MAX_DELETED_PAGE}`)
     .min(1, `must be a whole number from 1 to ${MAX_DELETED_PAGE}`)
     .max(MAX_DELETED_PAGE, `must be a whole number from 1 to ${MAX_DELETED_PAGE}`)
+    .meta({ format: 'int32' })
     .default(100),
 });
 export type DeletedTasksQuery = z.infer<typeof deletedTasksQuery>;
 
 export const deletedTaskSchema = z
   .object({
-    id: z.uuid(),
-    externalId: z.string().meta({ example: 'WEB-12' }),
+    id: uuid(),
+    externalId: z.string().max(MAX_EXTERNAL_ID).meta({ example: 'WEB-12' }),
     deletedAt: dateTime(),
   })
   .meta({ id: 'DeletedTask' });
 
 export const deletedTaskListSchema = z
   .object({
-    deleted: z.array(deletedTaskSchema).meta({ description: 'Oldest deletion first' }),
+    deleted: z.array(deletedTaskSchema).max(MAX_DELETED_PAGE).meta({ description: 'Oldest deletion first' }),
     meta: z.object({
       hasMore: z.boolean(),
-      nextCursor: z.string().nullable().meta({
+      nextCursor: nextCursor().nullable().meta({
         description: 'Pass it as `after` to read on (or to poll for later deletions); null when there is nothing to read on from',
       }),
     }),

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { db } from '../db/client';
 import {
+  creatorOf,
   createEndpoint,
   deleteEndpoint,
   listDeliveries,
@@ -33,6 +34,8 @@ function toEndpointView(endpoint: Endpoint) {
     deliverOnPreviews: endpoint.deliverOnPreviews,
     /** Why this deployment (a preview) holds its deliveries instead of sending them; null when it sends them. */
     heldHere: heldBecause(endpoint),
+    /** The key or app that added it through the API; null: added here or with the admin CLI. */
+    createdBy: creatorOf(endpoint),
   };
 }
 

@@ -1,5 +1,5 @@
 import { createHash, randomInt, timingSafeEqual } from 'node:crypto';
-import { seal, unseal } from '../app-secret';
+import { openText, sealText } from '../app-secret';
 import type { Db } from '../db/client';
 import { env } from '../env';
 import { logThrottled } from '../log';
@@ -51,8 +51,8 @@ export async function standingSetupCode(db: Db): Promise<{ code: string; fromEnv
     const code = newSetupCode();
     await tx.setupCode.upsert({
       where: { id: 1 },
-      create: { id: 1, codeSealed: seal(PURPOSE, code) },
-      update: { codeSealed: seal(PURPOSE, code), createdAt: new Date() },
+      create: { id: 1, codeSealed: sealText(PURPOSE, code) },
+      update: { codeSealed: sealText(PURPOSE, code), createdAt: new Date() },
     });
     return { code, fromEnv: false };
   });
@@ -60,7 +60,7 @@ export async function standingSetupCode(db: Db): Promise<{ code: string; fromEnv
 
 function readable(sealed: string): string | null {
   try {
-    return unseal(PURPOSE, sealed);
+    return openText(PURPOSE, sealed);
   } catch {
     return null;
   }

@@ -1,3 +1,4 @@
+import { MAX_EVENT_SUBTASKS } from '../schemas/task';
 import type { ProjectRef } from '../projects/types';
 import type { Db } from '../db/client';
 import { notFound } from '../errors';
@@ -47,7 +48,7 @@ export async function deleteTask(db: Db, project: ProjectRef, taskId: string, if
         WHERE project_id = ${project.id}::uuid AND deleted_at < ${deletedAt}::timestamptz - make_interval(days => ${TOMBSTONE_DAYS})
       )
       SELECT storage_key FROM attachment WHERE task_id IN (SELECT id FROM locked)`;
-    // One change, one event: the subtasks that go with the task are listed in it.
+    // One change, one event: the subtasks that go with the task are listed in it, as many as an event holds.
     await enqueueEvent(tx, project, 'task.deleted', async () => {
       const subtasks = await tx.$queryRaw<{ id: string; number: number }[]>`
         WITH RECURSIVE subtree AS (
@@ -55,7 +56,7 @@ export async function deleteTask(db: Db, project: ProjectRef, taskId: string, if
           UNION ALL
           SELECT child.id, child.number FROM task child JOIN subtree ON child.parent_id = subtree.id
         )
-        SELECT id::text, number FROM subtree ORDER BY number`;
+        SELECT id::text, number FROM subtree ORDER BY number LIMIT ${MAX_EVENT_SUBTASKS}::int`;
       const ref = (row: { id: string; number: number }) => ({ id: row.id, externalId: `${project.keyPrefix}-${row.number}` });
       return { task: ref(task), subtasks: subtasks.map(ref) };
     });

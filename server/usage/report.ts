@@ -1,12 +1,12 @@
 import type { Db } from '../db/client';
 import { Prisma } from '../db/generated/client';
 import { badRequest } from '../errors';
-import { MAX_MINUTE_RANGE_HOURS, MAX_USAGE_DAYS, type Granularity, type Usage, type UsageQuery } from '../schemas/usage';
+import { MAX_MINUTE_RANGE_HOURS, MAX_USAGE_DAYS, MAX_USAGE_TOP, type Granularity, type Usage, type UsageQuery } from '../schemas/usage';
 import { addHistograms, emptyHistogram, percentile } from './histogram';
 import { STATUS_CLASSES, type StatusClass } from './status-class';
 
 const HOUR_MS = 3_600_000;
-const TOP = 100;
+const TOP = MAX_USAGE_TOP;
 
 // Per-minute counts answer minute buckets; hour and day buckets are read from the per-hour counts.
 const SOURCE: Record<Granularity, Prisma.Sql> = {

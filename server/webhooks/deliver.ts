@@ -5,7 +5,7 @@ import { systemContext } from '../audit/context';
 import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { env } from '../env';
-import { deliverJob } from './events';
+import { deliverJob } from '../outbox/delivery-job';
 import { deliveryRefusal, guardedLookup } from './address';
 import { previousSecretSignsUntil, urlWithoutQuery } from './endpoints';
 import { heldBecause } from './previews';
@@ -123,7 +123,7 @@ export async function attemptDelivery(db: Db, deliveryId: string): Promise<void>
   if (held) {
     await db.webhookDelivery.updateMany({
       where: { id: delivery.id, claimedUntil: delivery.claimed_until },
-      data: { status: 'held', lastError: held, claimedUntil: null, updatedAt: new Date() },
+      data: { status: 'held', lastError: held.slice(0, KEPT_ERROR_CHARS), claimedUntil: null, updatedAt: new Date() },
     });
     return;
   }

@@ -3,14 +3,17 @@ import { recordAudit } from '../audit/record';
 import type { Db } from '../db/client';
 import { env } from '../env';
 import { badRequest, conflict, notFound, nullIfMissing } from '../errors';
+import { deliverJob } from '../outbox/delivery-job';
+import { noteDeliveryQueued } from '../outbox/request-scope';
 import { PROJECT_NOT_FOUND } from '../projects/types';
 import { FORBIDDEN_ADDRESS, FORBIDDEN_PORT, isAllowedPort, isForbiddenAddress, privateAddressesAllowed, resolveHost } from './address';
-import { deliverJob, EVENT_TYPES, WORKSPACE_EVENT_TYPES, type EventType } from './events';
+import { enqueueTestEvent, EVENT_TYPES, WORKSPACE_EVENT_TYPES, type EventType } from './events';
 import { newSigningSecret, sealSecret } from './secret';
-import { noteDeliveryQueued } from './request-scope';
 
 export const ENDPOINT_NOT_FOUND = 'Webhook endpoint not found';
 export const DELIVERY_NOT_FOUND = 'Webhook delivery not found';
+export const ENABLE_FIRST = 'Enable the endpoint before sending a delivery again';
+export const ALREADY_WAITING = 'This delivery is already waiting to be sent';
 const MAX_URL_LENGTH = 2000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /**
@@ -35,12 +38,35 @@ const endpointSelect = {
   url: true,
   events: true,
   projectId: true,
+  project: { select: { id: true, slug: true } },
   disabledAt: true,
   disabledReason: true,
   createdAt: true,
   previousSecretExpiresAt: true,
   createdIn: true,
   deliverOnPreviews: true,
+  createdByKey: { select: { id: true, name: true, revokedAt: true, grant: { select: { id: true } } } },
+} as const;
+
+/** Who created an endpoint through the public API: a key, or an app; null for the settings page and the admin CLI. */
+export function creatorOf(endpoint: {
+  createdByKey: { id: string; name: string; revokedAt: Date | null; grant: { id: string } | null } | null;
+}): { kind: 'api_key' | 'app'; id: string; name: string; revoked: boolean } | null {
+  const key = endpoint.createdByKey;
+  return key && { kind: key.grant ? 'app' : 'api_key', id: key.id, name: key.name, revoked: key.revokedAt !== null };
+}
+
+const deliverySelect = {
+  id: true,
+  messageId: true,
+  eventType: true,
+  status: true,
+  attempts: true,
+  responseCode: true,
+  durationMs: true,
+  lastError: true,
+  createdAt: true,
+  updatedAt: true,
 } as const;
 
 /**
@@ -113,8 +139,16 @@ const endpointTarget = (endpoint: { id: string; url: string }) => ({
   name: urlWithoutQuery(endpoint.url),
 });
 
-/** Saves an endpoint and returns it with its signing secret, which is never shown again. */
-export async function createEndpoint(db: Db, workspaceId: string, input: EndpointInput, audit: AuditContext) {
+/**
+ * Saves an endpoint and returns it with its signing secret, which is never shown again.
+ * `createdByKeyId`: the key or app (its grant's api_key row) that asked, through the public API.
+ */
+export async function createEndpoint(
+  db: Db,
+  workspaceId: string,
+  input: EndpointInput & { createdByKeyId?: string | null },
+  audit: AuditContext,
+) {
   await checkUrl(input.url);
   const events = await checkScope(db, workspaceId, input);
   const secret = newSigningSecret();
@@ -132,6 +166,7 @@ export async function createEndpoint(db: Db, workspaceId: string, input: Endpoin
         // Which deployment made it: a preview sends only to its own (server/webhooks/previews.ts).
         createdIn: env().deploymentEnvironment,
         deliverOnPreviews: input.deliverOnPreviews ?? false,
+        createdByKeyId: input.createdByKeyId ?? null,
       },
       select: endpointSelect,
     });
@@ -192,31 +227,54 @@ export async function deleteEndpoint(db: Db, workspaceId: string, id: string, au
   });
 }
 
-/** The endpoint's last deliveries, newest first. */
-export async function listDeliveries(db: Db, workspaceId: string, endpointId: string, limit = 50) {
+/**
+ * The endpoint's deliveries, newest first, `limit` of them from after `after` (the last one
+ * of a page before), through the index on (endpoint_id, created_at).
+ */
+export async function listDeliveries(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  { limit = 50, after }: { limit?: number; after?: { at: Date; id: string } } = {},
+) {
   if (!UUID.test(endpointId)) throw notFound(ENDPOINT_NOT_FOUND);
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id: endpointId, workspaceId }, select: { id: true } });
   if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
   return db.webhookDelivery.findMany({
-    where: { endpointId },
-    orderBy: [{ createdAt: 'desc' }, { id: 'asc' }],
-    take: limit,
-    select: {
-      id: true,
-      messageId: true,
-      eventType: true,
-      status: true,
-      attempts: true,
-      responseCode: true,
-      durationMs: true,
-      lastError: true,
-      createdAt: true,
-      updatedAt: true,
+    where: {
+      endpointId,
+      ...(after && { OR: [{ createdAt: { lt: after.at } }, { createdAt: after.at, id: { lt: after.id } }] }),
     },
+    orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+    take: limit,
+    select: deliverySelect,
   });
 }
 
-async function findEndpoint(db: Db, workspaceId: string, id: string) {
+/** One delivery of one of the workspace's endpoints. */
+export async function getDelivery(db: Db, workspaceId: string, endpointId: string, deliveryId: string) {
+  if (!UUID.test(endpointId) || !UUID.test(deliveryId)) throw notFound(DELIVERY_NOT_FOUND);
+  const delivery = await db.webhookDelivery.findFirst({
+    where: { id: deliveryId, endpointId, endpoint: { workspaceId } },
+    select: deliverySelect,
+  });
+  if (!delivery) throw notFound(DELIVERY_NOT_FOUND);
+  return delivery;
+}
+
+/**
+ * Sends the endpoint a `webhook.test` event now, signed and retried like any other and
+ * recorded as one of its deliveries, whatever event types it chose.
+ */
+export async function sendTestEvent(db: Db, workspaceId: string, endpointId: string) {
+  const endpoint = await getEndpoint(db, workspaceId, endpointId);
+  if (endpoint.disabledAt) throw conflict(ENABLE_FIRST);
+  const deliveryId = await db.$transaction((tx) => enqueueTestEvent(tx, endpointId));
+  return getDelivery(db, workspaceId, endpointId, deliveryId);
+}
+
+/** One of the workspace's endpoints. */
+export async function getEndpoint(db: Db, workspaceId: string, id: string) {
   if (!UUID.test(id)) throw notFound(ENDPOINT_NOT_FOUND);
   const endpoint = await db.webhookEndpoint.findFirst({ where: { id, workspaceId }, select: endpointSelect });
   if (!endpoint) throw notFound(ENDPOINT_NOT_FOUND);
@@ -256,12 +314,12 @@ export async function rotateSecret(db: Db, workspaceId: string, id: string, { ex
       target: endpointTarget({ id, url: rotated.url }),
     });
   });
-  return { ...(await findEndpoint(db, workspaceId, id)), secret };
+  return { ...(await getEndpoint(db, workspaceId, id)), secret };
 }
 
 /** Disabled by hand, with that as its reason; enabling clears whatever disabled it. */
 export async function setEndpointEnabled(db: Db, workspaceId: string, id: string, enabled: boolean, audit: AuditContext) {
-  const current = await findEndpoint(db, workspaceId, id);
+  const current = await getEndpoint(db, workspaceId, id);
   if (enabled === (current.disabledAt === null)) return current;
   const changed = await nullIfMissing(
     db.$transaction(async (tx) => {
@@ -282,7 +340,7 @@ export async function setEndpointEnabled(db: Db, workspaceId: string, id: string
       return endpoint;
     }),
   );
-  return changed ?? findEndpoint(db, workspaceId, id);
+  return changed ?? getEndpoint(db, workspaceId, id);
 }
 
 /**
@@ -297,8 +355,8 @@ export async function resendDelivery(
   deliveryId: string,
   audit: AuditContext,
 ): Promise<void> {
-  const endpoint = await findEndpoint(db, workspaceId, endpointId);
-  if (endpoint.disabledAt) throw conflict('Enable the endpoint before sending a delivery again');
+  const endpoint = await getEndpoint(db, workspaceId, endpointId);
+  if (endpoint.disabledAt) throw conflict(ENABLE_FIRST);
   if (!UUID.test(deliveryId)) throw notFound(DELIVERY_NOT_FOUND);
   await db.$transaction(async (tx) => {
     const [resent] = await tx.$queryRaw<{ message_id: string; event_type: string }[]>`
@@ -307,7 +365,7 @@ export async function resendDelivery(
       RETURNING message_id, event_type`;
     if (!resent) {
       const exists = await tx.webhookDelivery.findFirst({ where: { id: deliveryId, endpointId }, select: { id: true } });
-      throw exists ? conflict('This delivery is already waiting to be sent') : notFound(DELIVERY_NOT_FOUND);
+      throw exists ? conflict(ALREADY_WAITING) : notFound(DELIVERY_NOT_FOUND);
     }
     await tx.$executeRaw`SELECT ${deliverJob(deliveryId)}`;
     await recordAudit(tx, workspaceId, audit, {

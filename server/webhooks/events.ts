@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Prisma } from '../db/generated/client';
+import { deliverJob } from '../outbox/delivery-job';
+import { noteDeliveryQueued } from '../outbox/request-scope';
 import type { ProjectRef } from '../projects/types';
-import { noteDeliveryQueued } from './request-scope';
 
 /** A project's events: an endpoint choosing no type gets all of these. */
 export const PROJECT_EVENT_TYPES = ['task.created', 'task.updated', 'task.deleted', 'comment.created', 'attachment.created'] as const;
@@ -13,22 +14,8 @@ export type ProjectEventType = (typeof PROJECT_EVENT_TYPES)[number];
 export const WORKSPACE_EVENT_TYPES = ['audit.event'] as const;
 export const EVENT_TYPES = [...PROJECT_EVENT_TYPES, ...WORKSPACE_EVENT_TYPES] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-
-/** The graphile-worker task that delivers one webhook_delivery row. */
-export const DELIVER_JOB = 'webhook_deliver';
-
-/**
- * Queues the attempt at a delivery, as an SQL expression. The job's key is the
- * delivery: one job per delivery, so queuing it again (a resend, a retry) moves that
- * job rather than adding a second (graphile-worker gives a new job the key only when
- * the one holding it is running: that one is the attempt queuing its own retry).
- */
-export function deliverJob(deliveryId: Prisma.Sql | string, runAt?: Date): Prisma.Sql {
-  const id = typeof deliveryId === 'string' ? Prisma.sql`${deliveryId}::text` : deliveryId;
-  return runAt
-    ? Prisma.sql`graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${id}), run_at := ${runAt}, job_key := ${id})`
-    : Prisma.sql`graphile_worker.add_job(${DELIVER_JOB}, json_build_object('deliveryId', ${id}), job_key := ${id})`;
-}
+/** Sent to one endpoint when asked for (GitHub's ping), whatever types it chose; no endpoint subscribes to it. */
+export const TEST_EVENT_TYPE = 'webhook.test';
 
 type Tx = Pick<Prisma.TransactionClient, '$queryRaw' | '$executeRaw'>;
 
@@ -112,6 +99,30 @@ export async function enqueueEvents(tx: Tx, project: ProjectRef, type: ProjectEv
       RETURNING id)
     SELECT count(${deliverJob(Prisma.sql`added.id::text`)})::int AS queued FROM added`;
   noteDeliveryQueued();
+}
+
+/**
+ * Records a `webhook.test` event for one endpoint and queues its delivery, in the caller's
+ * transaction; returns the delivery's id.
+ */
+export async function enqueueTestEvent(tx: Tx, endpointId: string): Promise<string> {
+  const [endpoint] = await tx.$queryRaw<Target[]>`
+    SELECT e.id::text AS endpoint_id, w.id::text AS workspace_id, w.slug AS workspace_slug
+    FROM webhook_endpoint e JOIN workspace w ON w.id = e.workspace_id WHERE e.id = ${endpointId}::uuid`;
+  const id = randomUUID();
+  const payload = JSON.stringify({
+    type: TEST_EVENT_TYPE,
+    timestamp: new Date().toISOString(),
+    data: { workspace: { id: endpoint!.workspace_id, slug: endpoint!.workspace_slug }, webhook: { id: endpointId } },
+  });
+  await tx.$queryRaw`
+    WITH added AS (
+      INSERT INTO webhook_delivery (id, endpoint_id, message_id, event_type, payload, updated_at)
+      VALUES (${id}::uuid, ${endpointId}::uuid, ${`msg_${id.replace(/-/g, '')}`}, ${TEST_EVENT_TYPE}, ${payload}, now())
+      RETURNING id)
+    SELECT count(${deliverJob(Prisma.sql`added.id::text`)})::int AS queued FROM added`;
+  noteDeliveryQueued();
+  return id;
 }
 
 /** The fields of a resource whose values differ, `updatedAt` aside: what a `task.updated` lists in `changes`. */

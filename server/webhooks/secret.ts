@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { seal, unseal } from '../app-secret';
+import { openText, sealText } from '../app-secret';
 
 /** A Standard Webhooks signing secret: `whsec_` and 24 random bytes in base64. */
 export function newSigningSecret(): string {
@@ -9,6 +9,5 @@ export function newSigningSecret(): string {
 const PURPOSE = 'webhook-signing-secret';
 
 /** The signing secret must be recovered to sign each delivery: it is stored sealed (server/app-secret.ts). */
-export const sealSecret = (secret: string): string => seal(PURPOSE, secret);
-
-export const openSecret = (stored: string): string => unseal(PURPOSE, stored);
+export const sealSecret = (secret: string) => sealText(PURPOSE, secret);
+export const openSecret = (stored: string) => openText(PURPOSE, stored);

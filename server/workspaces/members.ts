@@ -1,3 +1,4 @@
+import { MAX_MEMBERS_PER_WORKSPACE } from '../schemas/lookups';
 import { randomUUID } from 'node:crypto';
 import { z } from 'zod';
 import type { AuditContext } from '../audit/context';
@@ -8,7 +9,11 @@ import type { Role } from '../db/generated/enums';
 import { conflict, notFound } from '../errors';
 
 export const ROLES = ['owner', 'admin', 'member'] as const satisfies readonly Role[];
-export const emailSchema = z.email('must be an email address').transform((email) => email.toLowerCase());
+// RFC 5321's longest path: no longer address can receive mail.
+export const emailSchema = z
+  .email('must be an email address')
+  .max(254, 'must be at most 254 characters')
+  .transform((email) => email.toLowerCase());
 export const passwordSchema = z.string().min(8, 'must be at least 8 characters').max(128, 'must be at most 128 characters');
 
 export async function userExists(db: Db, email: string): Promise<boolean> {
@@ -52,6 +57,13 @@ export async function addMember(db: Db | Prisma.TransactionClient, input: AddMem
       where: { workspaceId_userId: { workspaceId: input.workspaceId, userId: user.id } },
     });
     if (existing && !input.resetPassword) throw conflict(`${input.email} is already a member of this workspace`);
+    if (!existing) {
+      // The workspace's row, locked, makes parallel additions count one after another.
+      await tx.$queryRaw`SELECT 1 FROM workspace WHERE id = ${input.workspaceId}::uuid FOR UPDATE`;
+      if ((await tx.membership.count({ where: { workspaceId: input.workspaceId } })) >= MAX_MEMBERS_PER_WORKSPACE) {
+        throw conflict(`A workspace has at most ${MAX_MEMBERS_PER_WORKSPACE} members`);
+      }
+    }
     const membership =
       existing ?? (await tx.membership.create({ data: { workspaceId: input.workspaceId, userId: user.id, role: input.role } }));
     const target = { type: 'user' as const, id: user.id, name: user.name };

@@ -266,7 +266,7 @@ describe('admin CLI', () => {
 
     it('never names a part of an option, like --scopes.0', async () => {
       await expect(parseCommand(['key', 'create', '--workspace', 'ok', '--name', 'k', '--scopes', 'task:delete'])).rejects.toThrow(
-        /^key create: --scopes: task:delete is not a scope; use task:read, task:create, task:update, audit:read, requests:read, usage:read$/,
+        /^key create: --scopes: task:delete is not a scope; use task:read, task:create, task:update, audit:read, requests:read, usage:read, webhook:manage$/,
       );
     });
   });
@@ -277,7 +277,7 @@ describe('admin CLI', () => {
       expect(result.code).toBe(2);
       expect(result.stdout).toBe('');
       expect(result.stderr).toMatch(
-        /^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update, audit:read, requests:read, usage:read\n/,
+        /^key create: --scopes: task:foo is not a scope; use task:read, task:create, task:update, audit:read, requests:read, usage:read, webhook:manage\n/,
       );
     });
 

@@ -311,3 +311,15 @@ describe('batches at once', () => {
     expect(await totalOf(project)).toBe(600);
   });
 });
+
+describe('a refusal of many items', () => {
+  it('names as many as the message holds, at most 1,000 characters, the rest cut with …', async () => {
+    const response = await api.client.post('/web/tasks/batch', { tasks: Array.from({ length: 100 }, () => ({ title: '' })) });
+
+    expect(response.status).toBe(400);
+    const { message } = errorOf(response);
+    expect(message).toMatch(/^tasks\[0\]\.title: must be 1 to 500 characters; tasks\[1\]\.title: /);
+    expect([...message]).toHaveLength(1_000);
+    expect(message.endsWith('…')).toBe(true);
+  });
+});

@@ -214,6 +214,20 @@ describe('bad keys per client address', () => {
     expect(denied.headers.get('x-ratelimit-remaining')).toBe('0');
   });
 
+  it('each 401 says how many more bad keys its address may send before the 429', async () => {
+    await awayFromWindowEdge();
+    const address = uniqueAddress();
+    const anon = apiClient(server.baseUrl);
+    const first = await anon.get('/web/statuses', { 'x-forwarded-for': address });
+    const second = await anon.get('/web/statuses', { 'x-forwarded-for': address });
+
+    expect([first.status, second.status]).toEqual([401, 401]);
+    expect(first.headers.get('x-ratelimit-limit')).toBe(String(BAD_KEY_LIMIT));
+    expect(first.headers.get('ratelimit-policy')).toBe(`"per-address";q=${BAD_KEY_LIMIT};w=60`);
+    expect(Number(first.headers.get('x-ratelimit-remaining'))).toBe(Number(second.headers.get('x-ratelimit-remaining')) + 1);
+    expect(second.headers.get('retry-after')).toBeNull();
+  });
+
   it('the per-address limit names its own policy in RateLimit-Policy', async () => {
     await awayFromWindowEdge();
     const address = uniqueAddress();

@@ -459,7 +459,7 @@ describe('who may read it', () => {
     const limited = await listed({}, narrow);
     expect(limited.status).toBe(403);
     expect(errorOf(limited).message).toBe(
-      "API key is limited to one project; the workspace's audit log, request log and usage need a key for every project",
+      "API key is limited to one project; the workspace's audit log, request log, usage and webhooks need a key for every project",
     );
   });
 

@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { DELIVER_JOB } from '../../server/webhooks/events';
+import { DELIVER_JOB } from '../../server/outbox/delivery-job';
 import { withoutTestMarkers } from '../e2e/app-server';
 import { runAdmin } from '../support/cli';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
@@ -31,7 +31,7 @@ const INSTANCES = 4;
 const WEB_CONCURRENCY = 2;
 const RATE_LIMIT_PER_MINUTE = 60;
 const REPLICA_DELAY_MS = 300;
-// The README's connections per `npm start` machine: its server processes' DATABASE_POOL_SIZE (10 by
+// The connections per `npm start` machine of docs/deploying.md: its server processes' DATABASE_POOL_SIZE (10 by
 // default, all of them together) through DATABASE_URL, and the webhook worker's pool on DATABASE_URL_UNPOOLED.
 const CONNECTIONS_PER_INSTANCE = { pooled: 10, direct: 5 };
 const POOL_SIZE = 20;
@@ -294,7 +294,7 @@ describe('the app deployed as production runs it', () => {
     expect(statusCounts(answers)).toEqual({ 200: RATE_LIMIT_PER_MINUTE, 429: 100 - RATE_LIMIT_PER_MINUTE });
   });
 
-  // The aim, 95 % within 1 s, is a figure the run reports (README, Deployment tests) rather than
+  // The aim, 95 % within 1 s, is a figure the run reports (docs/tests.md, Deployment tests) rather than
   // asserts: on a machine loaded by other work any time bound is the machine's. What is asserted
   // is that each delivery took one attempt, and a bound past the first retry's 5 s delay.
   it(`delivers every webhook event once, 95 % within ${WEBHOOK_P95_BOUND_MS / 1000} s of its 201`, async () => {

@@ -8,7 +8,7 @@ import { ensureBuild } from '../support/build';
 import { startAppServer, type AppServer } from './app-server';
 import { OPERATIONS } from '../support/operations';
 
-// Committed for the README; rewritten only on request, so test runs leave the tree clean.
+// Committed for the guide (docs/api.md); rewritten only on request, so test runs leave the tree clean.
 const screenshots = path.join(import.meta.dirname, 'screenshots');
 const WIDTHS = [
   { name: 'phone', width: 390, height: 844 },
@@ -74,7 +74,7 @@ describe('the API reference (/docs) in a browser', () => {
     expect(outside).toEqual([]);
     expect(requests).toContain(`${app.baseUrl}/v1/public/openapi.json`);
     if (width > 1000) {
-      // The README shows an operation with its example, not the introduction.
+      // The guide shows an operation with its example, not the introduction.
       await page.getByText('Create a task', { exact: true }).first().click();
       await page.waitForTimeout(1000);
     }

@@ -18,7 +18,7 @@ process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 
 const root = path.resolve(import.meta.dirname, '../..');
 const artifacts = path.join(root, 'test-artifacts');
-// Committed for the README; rewritten only on request, so test runs leave the tree clean.
+// Committed for the guide's pages (docs/); rewritten only on request, so test runs leave the tree clean.
 const screenshots = path.join(import.meta.dirname, 'screenshots');
 
 const WIDTHS = [
@@ -86,9 +86,9 @@ async function times(page: Page) {
 
 async function saveScreenshots(page: Page, file: string) {
   await page.screenshot({ path: path.join(artifacts, file), fullPage: true });
-  const readmeCopy = path.join(screenshots, file);
-  if (process.env.UPDATE_SCREENSHOTS === '1' || !(await fs.stat(readmeCopy).catch(() => null)))
-    await fs.copyFile(path.join(artifacts, file), readmeCopy);
+  const guideCopy = path.join(screenshots, file);
+  if (process.env.UPDATE_SCREENSHOTS === '1' || !(await fs.stat(guideCopy).catch(() => null)))
+    await fs.copyFile(path.join(artifacts, file), guideCopy);
 }
 
 describe.each(LOOK_PAGES)('the $name page', (lookPage) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appSecret } from '../../server/app-secret';
 import { db } from '../../server/db/client';
 import { createEndpoint } from '../../server/webhooks/endpoints';
-import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/worker';
+import { startWebhookWorker, type WebhookWorker } from '../../server/jobs/worker';
 import { addMember } from '../../server/workspaces/members';
 import { createWorkspace } from '../../server/workspaces/workspaces';
 import { apiClient } from '../support/client';

@@ -24,11 +24,12 @@ const READ = [
   'list_comments',
   'get_attachment',
   'list_deleted_tasks',
+  'list_projects',
 ];
 const CREATE = ['create_task', 'create_tasks', 'upload_attachment', 'start_direct_upload', 'complete_direct_upload'];
 const UPDATE = ['update_task', 'update_tasks', 'delete_task', 'add_comment'];
-// Every key and app may read its own requests; the workspace's log and usage need their scopes.
-const OWN = ['list_my_recent_requests'];
+// Every key and app may read its own requests and who it is; the workspace's log and usage need their scopes.
+const OWN = ['list_my_recent_requests', 'who_am_i'];
 const LOG = ['list_requests', 'get_usage'];
 
 describe('tools/list', () => {

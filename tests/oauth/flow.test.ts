@@ -49,7 +49,7 @@ describe('discovery', () => {
     expect(await response.json()).toMatchObject({
       resource: restResource(),
       authorization_servers: [`${appOrigin()}/api/auth`],
-      scopes_supported: ['task:read', 'task:create', 'task:update', 'audit:read', 'requests:read', 'usage:read'],
+      scopes_supported: ['task:read', 'task:create', 'task:update', 'audit:read', 'requests:read', 'usage:read', 'webhook:manage'],
       bearer_methods_supported: ['header'],
     });
   });

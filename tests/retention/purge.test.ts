@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { db, processPool } from '../../server/db/client';
 import { purgeStorage } from '../../server/retention/purge';
 import { createEndpoint } from '../../server/webhooks/endpoints';
-import { runPurge } from '../../server/webhooks/worker';
+import { runPurge } from '../../server/jobs/worker';
 import { useApi } from '../support/api';
 import { FIXTURE_AUDIT } from '../support/fixtures';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { seal } from '../../server/app-secret';
+import { sealText } from '../../server/app-secret';
 import { db } from '../../server/db/client';
 import { MAX_SETUP_ATTEMPTS } from '../../server/setup/attempts';
 import { SETUP_DONE, WRONG_SETUP_CODE } from '../../server/setup/first-owner';
@@ -116,7 +116,7 @@ describe('first run setup', () => {
   });
 
   it('replaces a code sealed under another APP_SECRET, which no process can read, and refuses the old one', async () => {
-    await db().setupCode.update({ where: { id: 1 }, data: { codeSealed: seal('another-key', code) } });
+    await db().setupCode.update({ where: { id: 1 }, data: { codeSealed: sealText('another-key', code) } });
     const replaced = (await standingSetupCode(db()))!.code;
     expect(replaced).not.toBe(code);
     expect((await setupFrom('203.0.113.8', owner(0, code))).status).toBe(403);

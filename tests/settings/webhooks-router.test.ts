@@ -3,7 +3,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
 import { PREVIOUS_SECRET_GRACE_MS } from '../../server/webhooks/endpoints';
-import { startWebhookWorker, type WebhookWorker } from '../../server/webhooks/worker';
+import { startWebhookWorker, type WebhookWorker } from '../../server/jobs/worker';
 import { apiClient } from '../support/client';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
 import { startTestServer, type TestServer } from '../support/http';

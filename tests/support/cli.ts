@@ -8,7 +8,7 @@ const tsx = createRequire(import.meta.url).resolve('tsx/cli');
 /** What a command printed; `json` is its `--json` record, typed by the caller as the command prints it. */
 export interface CliResult<T = unknown> {
   code: number;
-  /** The signal that ended the command: SIGTERM when it was still running after 60 s. */
+  /** The signal that ended the command: SIGTERM when it was still running after PATIENCE_MS. */
   signal: NodeJS.Signals | null;
   stdout: string;
   stderr: string;
@@ -16,17 +16,28 @@ export interface CliResult<T = unknown> {
 }
 
 /** Runs the admin CLI's entry point as `npm run admin` does, in a child process, with `stdin` as its standard input. */
-export async function runAdmin<T = unknown>(
+export function runAdmin<T = unknown>(args: string[], env: Record<string, string | undefined> = {}, stdin = ''): Promise<CliResult<T>> {
+  return runProcess<T>(process.execPath, [tsx, 'server/admin/cli.ts', ...args], { env, stdin });
+}
+
+/**
+ * Runs a command in a child process with the test's environment and `env` over it (a
+ * variable given as undefined is left unset), `stdin` as its standard input; resolves
+ * with what it printed and how it ended, its exit code not thrown.
+ */
+export async function runProcess<T = unknown>(
+  command: string,
   args: string[],
-  env: Record<string, string | undefined> = {},
-  stdin = '',
+  { env = {}, stdin = '', cwd }: { env?: Record<string, string | undefined>; stdin?: string; cwd?: string } = {},
 ): Promise<CliResult<T>> {
   const childEnv: Record<string, string> = {};
   for (const [name, value] of Object.entries({ ...process.env, ...env })) if (value !== undefined) childEnv[name] = value;
   try {
-    const running = promisify(execFile)(process.execPath, [tsx, 'server/admin/cli.ts', ...args], {
+    const running = promisify(execFile)(command, args, {
       env: childEnv as NodeJS.ProcessEnv,
+      cwd,
       timeout: PATIENCE_MS,
+      maxBuffer: 64 * 1024 * 1024,
     });
     running.child.stdin?.end(stdin);
     const { stdout, stderr } = await running;

@@ -1,7 +1,7 @@
 /**
  * The twelve operations of the spec, the extension listing deleted tasks, the two batch writes, the
  * two steps of the direct upload, the workspace's audit log and its export, its request log, the
- * caller's own requests and usage, as `METHOD /path` below /v1/public.
+ * caller's own requests and usage, who the caller is and its projects, as `METHOD /path` below /v1/public.
  */
 export const PROJECT_OPERATIONS = [
   'GET /{projectSlug}/statuses',
@@ -24,7 +24,22 @@ export const PROJECT_OPERATIONS = [
   'GET /requests/mine',
   'GET /requests',
   'GET /usage',
+  'GET /me',
+  'GET /projects',
 ];
 
-/** Every operation of the OpenAPI document: the projects', and the workspace's audit log (no MCP tool). */
-export const OPERATIONS = [...PROJECT_OPERATIONS, 'GET /audit-events', 'GET /audit-events/export'];
+/** The workspace's webhook endpoints and their deliveries, managed through the API (no MCP tools). */
+export const WEBHOOK_OPERATIONS = [
+  'GET /webhooks/endpoints',
+  'POST /webhooks/endpoints',
+  'GET /webhooks/endpoints/{endpointId}',
+  'PATCH /webhooks/endpoints/{endpointId}',
+  'DELETE /webhooks/endpoints/{endpointId}',
+  'POST /webhooks/endpoints/{endpointId}/rotate-secret',
+  'POST /webhooks/endpoints/{endpointId}/test',
+  'GET /webhooks/endpoints/{endpointId}/deliveries',
+  'POST /webhooks/endpoints/{endpointId}/deliveries/{deliveryId}/redeliver',
+];
+
+/** Every operation of the OpenAPI document: the projects', and the workspace's audit log and webhooks (no MCP tools). */
+export const OPERATIONS = [...PROJECT_OPERATIONS, 'GET /audit-events', 'GET /audit-events/export', ...WEBHOOK_OPERATIONS];

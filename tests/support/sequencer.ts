@@ -3,9 +3,15 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 import { ensureBuild } from './build.js';
 
 // The build-needing files that hold a worker longest, by half a minute or more (one
-// waits out the 30 s body deadline): they start first among those files, so that the
-// run does not end with one of them running alone on a machine otherwise idle.
-const LONGEST = ['tests/hostile/slow-bodies.test.ts', 'tests/hostile/memory.test.ts', 'tests/launch/supervisor.test.ts'];
+// waits out the 30 s body deadline, the client's a rate limit's window or two): they start
+// first among those files, so that the run does not end with one of them running alone on
+// a machine otherwise idle.
+const LONGEST = [
+  'tests/client/client.test.ts',
+  'tests/hostile/slow-bodies.test.ts',
+  'tests/hostile/memory.test.ts',
+  'tests/launch/supervisor.test.ts',
+];
 
 /**
  * The files that start the production server need `next build`, which takes a core

@@ -8,6 +8,8 @@ import type { labelSchema, memberSchema, statusSchema } from '../../server/schem
 import type { requestListSchema } from '../../server/schemas/request-log';
 import type { deletedTaskListSchema, taskBatchSchema, taskListSchema, taskSchema } from '../../server/schemas/task';
 import type { usageSchema } from '../../server/schemas/usage';
+import type { projectListSchema } from '../../server/schemas/workspace';
+import type { meSchema } from '../../server/auth/whoami';
 
 /** The public API's answers as the tests read them: the response schemas' own types. */
 export type Task = z.output<typeof taskSchema>;
@@ -26,33 +28,39 @@ export type AuditEventList = z.output<typeof auditEventListSchema>;
 export type RequestList = z.output<typeof requestListSchema>;
 export type RequestRecord = RequestList['requests'][number];
 export type Usage = z.output<typeof usageSchema>;
+export type Me = z.output<typeof meSchema>;
+export type ProjectList = z.output<typeof projectListSchema>;
 
 type Query = '' | `?${string}`;
 
 /** The success body of a GET of `path`, by the operation its shape names; `unknown` for anything else. */
-export type GetBody<P extends string> = P extends `/audit-events${Query}`
-  ? AuditEventList
-  : P extends `/requests${string}`
-    ? RequestList
-    : P extends `/usage${string}`
-      ? Usage
-      : P extends `/${string}/tasks/deleted${Query}`
-        ? DeletedTaskList
-        : P extends `/${string}/tasks/${string}/comments${Query}`
-          ? Comment[]
-          : P extends `/${string}/tasks/${string}/attachments/${string}`
-            ? Attachment
-            : P extends `/${string}/tasks/${string}`
-              ? Task
-              : P extends `/${string}/tasks${Query}`
-                ? TaskList
-                : P extends `/${string}/statuses${Query}`
-                  ? Status[]
-                  : P extends `/${string}/labels${Query}`
-                    ? Label[]
-                    : P extends `/${string}/members${Query}`
-                      ? Member[]
-                      : unknown;
+export type GetBody<P extends string> = P extends `/me${Query}`
+  ? Me
+  : P extends `/projects${Query}`
+    ? ProjectList
+    : P extends `/audit-events${Query}`
+      ? AuditEventList
+      : P extends `/requests${string}`
+        ? RequestList
+        : P extends `/usage${string}`
+          ? Usage
+          : P extends `/${string}/tasks/deleted${Query}`
+            ? DeletedTaskList
+            : P extends `/${string}/tasks/${string}/comments${Query}`
+              ? Comment[]
+              : P extends `/${string}/tasks/${string}/attachments/${string}`
+                ? Attachment
+                : P extends `/${string}/tasks/${string}`
+                  ? Task
+                  : P extends `/${string}/tasks${Query}`
+                    ? TaskList
+                    : P extends `/${string}/statuses${Query}`
+                      ? Status[]
+                      : P extends `/${string}/labels${Query}`
+                        ? Label[]
+                        : P extends `/${string}/members${Query}`
+                          ? Member[]
+                          : unknown;
 
 /** The success body of a POST to `path`. */
 export type PostBody<P extends string> = P extends `/${string}/tasks/batch`

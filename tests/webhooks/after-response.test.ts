@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { appSecret } from '../../server/app-secret';
 import { db } from '../../server/db/client';
 import { createEndpoint } from '../../server/webhooks/endpoints';
-import { deliverJob } from '../../server/webhooks/events';
+import { deliverJob } from '../../server/outbox/delivery-job';
 import { ensureBuild } from '../support/build';
 import { withoutTestMarkers } from '../e2e/app-server';
 import { apiClient } from '../support/client';

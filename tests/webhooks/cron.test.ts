@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db, processPool } from '../../server/db/client';
 import { ATTEMPT_TIMEOUT_MS } from '../../server/webhooks/deliver';
 import { createEndpoint } from '../../server/webhooks/endpoints';
-import { runDueWebhooks } from '../../server/webhooks/worker';
+import { runDueWebhooks } from '../../server/jobs/worker';
 import { useApi } from '../support/api';
 import { PATIENCE_MS } from '../support/patience';
 import { startReceiver } from './receiver';

@@ -2,7 +2,7 @@ import { Prisma } from '../../server/db/generated/client';
 import { afterEach, describe, expect, inject, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
 import { startStatementCounter } from '../support/pg-counter';
-import { startWebhookWorker, WORKER_APPLICATION_NAME } from '../../server/webhooks/worker';
+import { startWebhookWorker, WORKER_APPLICATION_NAME } from '../../server/jobs/worker';
 
 const uncaught: unknown[] = [];
 const record = (error: unknown) => uncaught.push(error);
@@ -41,7 +41,7 @@ describe('the webhook worker', () => {
   });
 
   // Prisma's client sets itself up on its first statements: on a busy machine that had taken the
-  // first deliveries after a start seconds past their 201 (README, Deployment tests).
+  // first deliveries after a start seconds past their 201 (docs/tests.md, Deployment tests).
   it('has its Prisma client build and send a statement before it takes a job', async () => {
     const counter = await startStatementCounter(process.env.DATABASE_URL!);
     try {

@@ -92,7 +92,7 @@ export function ConsentForm({
           <ChoiceGroup id="scopes" legend="It may">
             {scopes.map((scope) => (
               <Choice key={scope} label={SCOPE_DESCRIPTIONS[scope]} description={<code>{scope}</code>}>
-                {/* Beyond the tasks' scopes (the audit log, the request log, usage), nothing is granted unless the person ticks it, even when the app asks. */}
+                {/* Beyond the tasks' scopes (the audit log, the request log, usage, webhooks), nothing is granted unless the person ticks it, even when the app asks. */}
                 <input type="checkbox" name="scopes" value={scope} defaultChecked={(TASK_SCOPES as readonly string[]).includes(scope)} />
               </Choice>
             ))}

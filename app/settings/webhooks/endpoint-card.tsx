@@ -59,6 +59,13 @@ export function EndpointCard({
           <dt>Added</dt>
           <dd>
             <RelativeTime iso={endpoint.createdAt} />
+            {endpoint.createdBy && (
+              <>
+                {' '}
+                by {endpoint.createdBy.kind === 'app' ? 'the app' : 'the API key'} {endpoint.createdBy.name}
+                {endpoint.createdBy.revoked && ' (since revoked)'}
+              </>
+            )}
           </dd>
         </div>
       </dl>

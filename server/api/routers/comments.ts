@@ -18,7 +18,7 @@ export const commentsRouter = router({
       }),
     )
     .input(taskInput)
-    .output(z.array(commentSchema))
+    .output(z.array(commentSchema).max(MAX_COMMENTS_PER_TASK))
     .query(({ ctx, input }) => listComments(ctx.db, ctx.project, input.taskId, (bytes) => ctx.state.answerMemory.reserve(bytes))),
 
   add: projectProcedure('task:update')

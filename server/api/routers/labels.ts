@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listLabels } from '../../lookups/lookups';
 import { operation } from '../operation';
 import { projectInput } from '../inputs';
-import { labelSchema } from '../../schemas/lookups';
+import { labelSchema, MAX_LABELS_PER_WORKSPACE } from '../../schemas/lookups';
 import { projectProcedure, router } from '../trpc';
 
 export const labelsRouter = router({
@@ -15,6 +15,6 @@ export const labelsRouter = router({
       }),
     )
     .input(projectInput)
-    .output(z.array(labelSchema))
+    .output(z.array(labelSchema).max(MAX_LABELS_PER_WORKSPACE))
     .query(({ ctx }) => listLabels(ctx.db, ctx.principal.workspaceId, ctx.project)),
 });

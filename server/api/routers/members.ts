@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listMembers } from '../../lookups/lookups';
 import { operation } from '../operation';
 import { projectInput } from '../inputs';
-import { memberSchema } from '../../schemas/lookups';
+import { MAX_MEMBERS_PER_WORKSPACE, memberSchema } from '../../schemas/lookups';
 import { projectProcedure, router } from '../trpc';
 
 export const membersRouter = router({
@@ -15,6 +15,6 @@ export const membersRouter = router({
       }),
     )
     .input(projectInput)
-    .output(z.array(memberSchema))
+    .output(z.array(memberSchema).max(MAX_MEMBERS_PER_WORKSPACE))
     .query(({ ctx }) => listMembers(ctx.db, ctx.principal.workspaceId)),
 });

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { listStatuses } from '../../lookups/lookups';
 import { operation } from '../operation';
 import { projectInput } from '../inputs';
-import { statusSchema } from '../../schemas/lookups';
+import { MAX_STATUSES_PER_PROJECT, statusSchema } from '../../schemas/lookups';
 import { projectProcedure, router } from '../trpc';
 
 export const statusesRouter = router({
@@ -15,6 +15,6 @@ export const statusesRouter = router({
       }),
     )
     .input(projectInput)
-    .output(z.array(statusSchema))
+    .output(z.array(statusSchema).max(MAX_STATUSES_PER_PROJECT))
     .query(({ ctx }) => listStatuses(ctx.db, ctx.project)),
 });

@@ -179,6 +179,9 @@ export const tasksRouter = router({
       operation('POST', '/{projectSlug}/tasks', {
         summary: 'Create a task',
         tag: 'Tasks',
+        description:
+          "A top-level task, named by the project's next external ID (`WEB-43`), answered with its `ETag`; it sends a " +
+          '`task.created` event.',
         successStatus: 201,
         errors: badFields,
         etag: true,

@@ -3,9 +3,9 @@ import type pg from 'pg';
 import { dbOnPool, type Db } from '../db/client';
 import { createPool } from '../db/pool';
 import { logEvent, logThrottled } from '../log';
+import { DELIVER_JOB } from '../outbox/delivery-job';
 import { PURGE_SCHEDULE, PURGE_TASK, purgeStorage, type PurgeCursor } from '../retention/purge';
-import { ATTEMPT_TIMEOUT_MS, attemptDelivery } from './deliver';
-import { DELIVER_JOB } from './events';
+import { ATTEMPT_TIMEOUT_MS, attemptDelivery } from '../webhooks/deliver';
 
 // Several attempts at once, so one slow endpoint holds one slot for at most its timeout.
 const CONCURRENCY = 4;
