@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import type { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { db } from '../../server/db/client';
 import { createApiKey } from '../../server/keys/manage';
@@ -7,8 +8,9 @@ import { createProject } from '../../server/projects/projects';
 import { MAX_SETUP_ATTEMPTS } from '../../server/setup/attempts';
 import { SETUP_DONE, WRONG_SETUP_CODE } from '../../server/setup/first-owner';
 import { createEndpoint } from '../../server/webhooks/endpoints';
+import type { deliveryListSchema } from '../../server/webhooks/schemas';
 import { ensureBuild } from '../support/build';
-import { apiClient } from '../support/client';
+import { apiClient, type Answer } from '../support/client';
 import { startFakeBlobApi, TOKEN as BLOB_TOKEN, type FakeBlobApi } from '../support/fake-blob-api';
 import { FIXTURE_AUDIT } from '../support/fixtures';
 import { loopbackAddress, requestFrom, type LoopbackResponse } from '../support/loopback-client';
@@ -21,6 +23,8 @@ import { startAppServer, type AppServer } from './app-server';
 process.env.WEBHOOK_ALLOW_PRIVATE_ADDRESSES = 'true';
 const CRON_SECRET = `cron-${randomUUID()}`;
 const PASSWORD = 'correct horse battery staple';
+
+type DeliveryList = z.output<typeof deliveryListSchema>;
 
 let app: AppServer;
 let receiver: Awaited<ReturnType<typeof startReceiver>>;
@@ -200,7 +204,7 @@ describe('webhooks on the preview', () => {
     const { key } = await createApiKey(
       db(),
       workspace.id,
-      { name: 'Preview', scopes: ['task:read', 'task:create'], projectId: null, expiresAt: null },
+      { name: 'Preview', scopes: ['task:read', 'task:create', 'webhook:manage'], projectId: null, expiresAt: null },
       null,
       FIXTURE_AUDIT,
     );
@@ -240,7 +244,10 @@ describe('webhooks on the preview', () => {
     expect(held.lastError).toContain('Held by this preview deployment: the endpoint was created on a production deployment');
     expect(receiver.received('production')).toEqual([]);
 
-    // What the settings page shows: the delivery held with why, and the endpoint that holds them.
+    // What the API answers (held is one of the document's statuses), and the settings page shows.
+    const listed = (await apiClient(app.baseUrl, key).get(`/webhooks/endpoints/${copied.id}/deliveries`)) as Answer<DeliveryList>;
+    expect(listed.status).toBe(200);
+    expect(listed.body.deliveries).toMatchObject([{ status: 'held', lastError: held.lastError }]);
     const deliveries = await settings.query('webhooks.deliveries', { workspace: 'acme', id: copied.id });
     expect(deliveries.data).toMatchObject([{ status: 'held', lastError: held.lastError }]);
     const endpoints = await settings.query('webhooks.list', { workspace: 'acme' });
