@@ -16,7 +16,7 @@ import {
 import { OPERATIONS } from '../../client/src/generated/operations';
 import { PATIENCE_MS } from '../support/patience';
 import { startReceiver } from '../webhooks/receiver';
-import type { ClientContext } from './context';
+import { RATE_LIMIT_PER_MINUTE, type ClientContext } from './context';
 import { startDroppingProxy, startScriptedServer } from './support';
 
 const MB = 1024 * 1024;
@@ -92,6 +92,58 @@ export function clientCases(context: ClientContext) {
       expect((await api.requests.list({ limit: 1 })).lastResponse.status).toBe(200);
       expect((await api.requests.mine({ limit: 1 })).lastResponse.status).toBe(200);
       expect((await api.usage.get()).lastResponse.status).toBe(200);
+
+      const me = await api.me.get();
+      expect([me.kind, me.workspace.slug, me.project, me.rateLimit.limit]).toEqual([
+        'api_key',
+        context.fx.workspace.slug,
+        null,
+        RATE_LIMIT_PER_MINUTE,
+      ]);
+      const slugs: string[] = [];
+      for await (const project of api.projects.list({ limit: 2 })) slugs.push(project.slug);
+      // Pages of two, by slug: the fixture's projects and the file's own three.
+      expect(slugs).toEqual([...slugs].sort());
+      expect(slugs).toEqual(expect.arrayContaining(['hooks', 'import', 'walk', 'web']));
+
+      const receiver = await startReceiver();
+      try {
+        const endpoint = await api.webhooks.create({ url: receiver.url('every-method'), events: ['task.created'], project: 'hooks' });
+        expect([endpoint.lastResponse.status, endpoint.createdBy?.kind, endpoint.secret]).toEqual([
+          201,
+          'api_key',
+          expect.stringMatching(/^whsec_/),
+        ]);
+        expect((await api.webhooks.list()).webhooks.map((listed) => listed.id)).toContain(endpoint.id);
+        expect((await api.webhooks.get({ endpoint: endpoint.id })).project?.slug).toBe('hooks');
+        expect((await api.webhooks.update({ endpoint: endpoint.id, events: [] })).events).toEqual([]);
+        const rotated = await api.webhooks.rotateSecret({ endpoint: endpoint.id });
+        expect(rotated.secret).not.toBe(endpoint.secret);
+        const test = await api.webhooks.test({ endpoint: endpoint.id });
+        expect(test.eventType).toBe('webhook.test');
+        await vi.waitFor(
+          async () => {
+            const { deliveries } = await api.webhookDeliveries.list({ endpoint: endpoint.id });
+            expect(deliveries.map((delivery) => [delivery.id, delivery.status])).toEqual([[test.id, 'delivered']]);
+          },
+          { timeout: PATIENCE_MS, interval: 100 },
+        );
+        const again = await api.webhookDeliveries.redeliver({ endpoint: endpoint.id, delivery: test.id });
+        expect([again.id, again.status]).toEqual([test.id, 'pending']);
+        const received = await vi.waitFor(
+          () => {
+            const both = receiver.received('every-method');
+            if (both.length < 2) throw new Error('not delivered again yet');
+            return both;
+          },
+          { timeout: PATIENCE_MS, interval: 100 },
+        );
+        expect((await verifyWebhook(rotated.secret, received[1]!.headers, received[1]!.body)).type).toBe('webhook.test');
+        expect(await api.webhooks.delete({ endpoint: endpoint.id })).toEqual({ success: true });
+        await expect(api.webhooks.delete({ endpoint: endpoint.id })).rejects.toBeInstanceOf(NotFoundError);
+      } finally {
+        await receiver.close();
+      }
 
       const all = Object.values(OPERATIONS).flatMap((methods) => Object.values(methods).map((spec) => spec.id));
       const called = new Set([...sent, ...smallAttempts.sent].map((event) => event.operation));

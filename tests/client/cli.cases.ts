@@ -121,6 +121,22 @@ export function cliCases(context: ClientContext) {
       expect((await runCli(['tasks', 'frobnicate'], env)).code).toBe(2);
     });
 
+    it('says which key is in use, its workspace, scopes and rate limit, without printing the key', async () => {
+      const asJson = await runCli<{ kind: string; workspace: { slug: string }; project: null; scopes: string[] }>(['me', '--json'], env);
+      expect([asJson.code, asJson.stderr]).toEqual([0, '']);
+      expect([asJson.json.kind, asJson.json.workspace.slug, asJson.json.project, asJson.json.scopes]).toEqual([
+        'api_key',
+        context.fx.workspace.slug,
+        null,
+        ['task:read', 'task:create', 'task:update'],
+      ]);
+      const shown = await runCli(['me'], env);
+      expect(shown.code).toBe(0);
+      expect(shown.stdout).toMatch(new RegExp(`^API key .+\\nworkspace  ${context.fx.workspace.slug} `));
+      expect(shown.stdout).toContain('scopes     task:read, task:create, task:update\n');
+      expect(shown.stdout + shown.stderr).not.toContain(key);
+    });
+
     it('logs in with the key read from a pipe, keeps it in a file only its owner can read, and uses it', async () => {
       const config = { TASK_API_CONFIG: env.TASK_API_CONFIG, TASK_API_KEY: undefined, TASK_API_URL: undefined };
       const refused = await runCli(['login', '--url', context.baseUrl], config, `tk_${'1'.repeat(40)}\n`);

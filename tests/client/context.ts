@@ -4,7 +4,6 @@ import { afterAll, beforeAll } from 'vitest';
 import { db } from '../../server/db/client';
 import { SCOPES } from '../../server/keys/scopes';
 import { createProject } from '../../server/projects/projects';
-import { newSigningSecret, sealSecret } from '../../server/webhooks/secret';
 import { TaskApi, type TaskApiOptions } from '../../client/src/index';
 import { ensureBuild } from '../support/build';
 import { createWorkspaceFixture, type WorkspaceFixture } from '../support/fixtures';
@@ -23,7 +22,7 @@ export interface ClientContext {
   tarball: string;
   /** A project's slug for the tests that count what they create: the walk of 1,000, the import. */
   projects: { walk: string; import: string; hooks: string };
-  /** Adds a webhook endpoint of project `hooks` (task.created) at `url`; resolves with its signing secret. */
+  /** Subscribes `url` to project `hooks`'s task.created through the API; resolves with the signing secret. */
   webhook(url: string): Promise<string>;
   /** A key of its own (every scope unless told), so that each test has the rate limit to itself. */
   key(scopes?: (typeof SCOPES)[number][]): Promise<string>;
@@ -38,13 +37,10 @@ export interface ClientContext {
  */
 export function useClientServer(): ClientContext {
   const context = {} as ClientContext;
-  // The test seals the endpoints' signing secrets; the server opens them.
-  process.env.APP_SECRET = 'client-tests-app-secret-of-forty-characters';
-
   beforeAll(async () => {
     await ensureBuild();
     const fx = await createWorkspaceFixture();
-    const made = await Promise.all(
+    await Promise.all(
       ['walk', 'import', 'hooks'].map((slug) =>
         createProject(db(), { workspaceId: fx.workspace.id, slug, name: slug, keyPrefix: slug.toUpperCase() }),
       ),
@@ -58,7 +54,6 @@ export function useClientServer(): ClientContext {
       ),
       packClient(),
     ]);
-    const hooks = made[2]!;
     Object.assign(context, {
       app,
       fx,
@@ -66,11 +61,8 @@ export function useClientServer(): ClientContext {
       tarball,
       projects: { walk: 'walk', import: 'import', hooks: 'hooks' },
       async webhook(url: string) {
-        const secret = newSigningSecret();
-        await db().webhookEndpoint.create({
-          data: { workspaceId: fx.workspace.id, projectId: hooks.id, url, events: ['task.created'], secretSealed: sealSecret(secret) },
-        });
-        return secret;
+        const api = await context.client();
+        return (await api.webhooks.create({ url, events: ['task.created'], project: 'hooks' })).secret;
       },
       key: (scopes = [...SCOPES]) => fx.key({ scopes }),
       async client(options = {}) {

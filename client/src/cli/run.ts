@@ -20,6 +20,7 @@ export interface Io {
 const USAGE = `Usage: task-api <command> [options]
 
   login [--url URL] [--project SLUG]      save an API key (read without echo) in a file only you can read
+  me                                      the key or app in use: workspace, project, scopes, rate limit
   tasks list [--status S] [--priority P] [--search TEXT] [--assignee WHO] [--label NAME]
              [--sort FIELD] [--order asc|desc] [--limit N | --all]
   tasks get ID
@@ -73,14 +74,35 @@ const COMMANDS: Record<string, Command> = {
       if (!key) throw new CliError('No key given', EXIT.usage);
       const api = new TaskApi({ apiKey: key, baseUrl: url });
       // Refused with 401 for a key that does not work: nothing is saved.
-      await api.requests.mine({ limit: 1 });
+      const me = await api.me.get();
       const project = (values.project as string | undefined) ?? config.project;
       const file = await writeConfig(io.env, { url: api.baseUrl, key, ...(project && { project }) });
-      print(`Signed in to ${api.baseUrl}; the key is kept in ${file}, readable by you only.\n`, {
-        url: api.baseUrl,
-        config: file,
-        project: project ?? null,
-      });
+      print(
+        `Signed in to ${api.baseUrl} as ${me.name} (workspace ${me.workspace.slug}); the key is kept in ${file}, readable by you only.\n`,
+        {
+          url: api.baseUrl,
+          workspace: me.workspace.slug,
+          config: file,
+          project: project ?? null,
+        },
+      );
+    },
+  },
+  me: {
+    options: {},
+    positionals: [],
+    async run(context) {
+      const me = await (await context.api()).me.get();
+      const kind = me.kind === 'api_key' ? 'API key' : 'connected app';
+      const lines = [
+        `${kind} ${me.name} (${me.id})`,
+        `workspace  ${me.workspace.slug} (${me.workspace.name})`,
+        `project    ${me.project ? me.project.slug : 'every project'}`,
+        `scopes     ${me.scopes.join(', ')}`,
+        `expires    ${me.expiresAt ?? 'never'}`,
+        `rate limit ${me.rateLimit.remaining ?? '?'} of ${me.rateLimit.limit} left in ${me.rateLimit.windowSeconds} s`,
+      ];
+      context.print(`${lines.join('\n')}\n`, me);
     },
   },
   'tasks list': {
