@@ -35,8 +35,14 @@ function drain(incoming: IncomingMessage, drained: () => void): void {
   let taken = 0;
   const giveUp = () => socket.destroy();
   const timer = setTimeout(giveUp, LINGER_MS);
-  // Whatever was reading the body (a web stream over it, say) has stopped: the bytes go nowhere now.
+  // Whatever was reading the body has stopped: the bytes go nowhere now. Its readers are
+  // taken off, by 'data' (Readable.toWeb's, which also paused the stream) and by 'readable'
+  // (an async iterator's: a web Request built over the stream, as Next.js builds its routes',
+  // starts one when the route reads its body, and on Node 26 at once, read or not). While a
+  // 'readable' listener is left, `resume()` does not make the stream flow: the rest is never
+  // read, and an answer waiting for its end never ends.
   incoming.removeAllListeners('data');
+  incoming.removeAllListeners('readable');
   incoming.on('data', (chunk: Buffer) => {
     taken += chunk.length;
     if (taken > LINGER_BYTES) {

@@ -45,6 +45,8 @@ export function requestFrom(
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (body += chunk));
         response.on('end', () => resolve({ status: response.statusCode!, headers: response.headers, body }));
+        // The connection closed before the answer's end: `aborted`.
+        response.on('error', reject);
       },
     );
     request.on('error', reject);

@@ -69,14 +69,35 @@ function parse(received: Buffer, headRequest = false): { response: RawResponse; 
     const colon = line.indexOf(':');
     headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
   }
+  const status = Number(statusLine.split(' ')[1]);
+  const rest = received.subarray(end + 4);
+  if (!headRequest && headers['transfer-encoding']?.toLowerCase() === 'chunked') {
+    const chunked = unchunk(rest);
+    return chunked && { response: { status, headers, body: chunked.body.toString('utf8') }, length: end + 4 + chunked.length };
+  }
   // An answer to HEAD announces the length GET would have, and has no body.
   const length = headRequest || headers['content-length'] === undefined ? 0 : Number(headers['content-length']);
-  const rest = received.subarray(end + 4);
   if (rest.length < length) return null;
-  return {
-    response: { status: Number(statusLine.split(' ')[1]), headers, body: rest.subarray(0, length).toString('utf8') },
-    length: end + 4 + length,
-  };
+  return { response: { status, headers, body: rest.subarray(0, length).toString('utf8') }, length: end + 4 + length };
+}
+
+/** A chunked body's bytes and the length it takes on the wire, up to the end of its trailer; null until all of it has come. */
+function unchunk(rest: Buffer): { body: Buffer; length: number } | null {
+  const chunks: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n', at);
+    if (lineEnd === -1) return null;
+    const size = parseInt(rest.subarray(at, lineEnd).toString('latin1'), 16);
+    at = lineEnd + 2;
+    if (size === 0) {
+      const trailerEnd = rest.indexOf('\r\n\r\n', lineEnd);
+      return trailerEnd === -1 ? null : { body: Buffer.concat(chunks), length: trailerEnd + 4 };
+    }
+    if (rest.length < at + size + 2) return null;
+    chunks.push(rest.subarray(at, at + size));
+    at += size + 2;
+  }
 }
 
 /**
