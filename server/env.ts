@@ -233,7 +233,7 @@ export function parseEnv(source: Record<string, string | undefined>): Env {
     appOrigins: appOrigins(appUrl, [v.VERCEL_URL, v.VERCEL_BRANCH_URL, v.VERCEL_PROJECT_PRODUCTION_URL]),
     appSecret: v.APP_SECRET ?? null,
     setupToken: v.SETUP_TOKEN ?? null,
-    deploymentEnvironment: v.VERCEL_ENV ?? 'production',
+    deploymentEnvironment: deploymentEnvironment(source),
     port: v.PORT,
     webConcurrency: v.WEB_CONCURRENCY,
     trustedProxyCount: v.TRUSTED_PROXY_COUNT,
@@ -263,6 +263,15 @@ function appOrigins(appUrl: string, vercelHosts: (string | undefined)[]): string
     }
   }
   return [...origins];
+}
+
+/**
+ * The environment a deployment serves (Env.deploymentEnvironment), read from `source`
+ * itself: migrations ask for it in processes (a build, a test) that have not set their
+ * database yet, and env() would keep a configuration without one.
+ */
+export function deploymentEnvironment(source: Record<string, string | undefined> = process.env): string {
+  return optionalString.parse(source.VERCEL_ENV) ?? 'production';
 }
 
 let cached: Env | undefined;

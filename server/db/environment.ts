@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { env } from '../env';
+import { deploymentEnvironment } from '../env';
 import { AppError } from '../errors';
 import type { Prisma } from './generated/client';
 import { withConnection } from './pool';
@@ -23,7 +23,7 @@ async function recorded(client: pg.Client): Promise<string | null> {
  * would otherwise apply an unreleased schema to it.
  */
 export async function refuseOthersProduction(url: string): Promise<void> {
-  const mine = env().deploymentEnvironment;
+  const mine = deploymentEnvironment();
   if (mine === PRODUCTION) return;
   const theirs = await withConnection(url, recorded);
   if (theirs !== PRODUCTION) return;
@@ -42,7 +42,7 @@ export async function refuseOthersProduction(url: string): Promise<void> {
 export async function recordEnvironment(url: string): Promise<void> {
   await withConnection(url, (client) =>
     client.query('INSERT INTO database_environment (id, environment) VALUES (1, $1) ON CONFLICT (id) DO NOTHING', [
-      env().deploymentEnvironment,
+      deploymentEnvironment(),
     ]),
   );
 }
