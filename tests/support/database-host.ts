@@ -167,6 +167,10 @@ const control = http.createServer((request, response) => {
     );
   });
 });
+// A test file's release comes on the socket its acquire left open, often more than
+// the 5 s Node would keep it: on a loaded machine the close crossed the request
+// ("other side closed" in the file's teardown). Nothing but the run's workers connect.
+control.keepAliveTimeout = 0;
 control.listen(0, '127.0.0.1', () => {
   process.stdout.write(`http://127.0.0.1:${(control.address() as AddressInfo).port}\n`);
 });
