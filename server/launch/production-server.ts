@@ -1,3 +1,4 @@
+import './source-maps-off';
 import http from 'node:http';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
