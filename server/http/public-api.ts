@@ -125,6 +125,7 @@ async function answerPublicRequest(req: Request, exchange: Exchange, state: Requ
       query: withoutPrototypeNames(url.searchParams),
       body,
       state,
+      etag: route.etag,
     });
     // The whole gate ran and the request counted; a client whose copy is current gets no body.
     if (response.ok && method === 'GET' && state.etag && noneMatchFails(req.headers, state.etag)) return notModifiedResponse(state);
