@@ -27,12 +27,22 @@ export function toWebRequest(incoming: IncomingMessage, url: URL, client: string
   else headers.delete('x-forwarded-for');
 
   const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
-  return new Request(url, {
+  const request = new Request(url, {
     method: incoming.method,
     headers,
     body: hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined,
     duplex: 'half',
   } as RequestInit);
+  urls.set(request, url);
+  return request;
+}
+
+// The URL each Request above was made from: its handler reads it rather than parsing the Request's again.
+const urls = new WeakMap<Request, URL>();
+
+/** A request's URL, parsed once per request. */
+export function urlOf(request: Request): URL {
+  return urls.get(request) ?? new URL(request.url);
 }
 
 /** The request's URL with its path as given; the handlers read only the path and query. */
