@@ -55,6 +55,16 @@ export function requestUrl(incoming: IncomingMessage, path = incoming.url ?? '/'
   }
 }
 
+// The text of answers made by jsonResponse: sent as it is, not read back out of the Response's stream.
+const texts = new WeakMap<Response, string>();
+
+/** A Response of JSON text the server made itself, whose text the edge sends without reading the body's stream. */
+export function jsonResponse(text: string, init: { status: number; headers: [string, string][] }): Response {
+  const response = new Response(text, init);
+  texts.set(response, text);
+  return response;
+}
+
 /**
  * Sends a web Response on a Node response. JSON answers are bounded in size: they
  * are read whole, sent with their length, and gzipped when the client accepts it
@@ -84,7 +94,8 @@ export async function sendWebResponse(response: Response, incoming: IncomingMess
     return;
   }
 
-  let body = await bytesOf(response.body);
+  const text = texts.get(response);
+  let body = text === undefined ? await bytesOf(response.body) : Buffer.from(text);
   if (body.length >= COMPRESS_MIN_BYTES) {
     headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
     if (acceptsGzip(incoming.headers['accept-encoding'])) {

@@ -6,6 +6,7 @@ import type { Context } from '../api/trpc';
 import { callThroughNextAdapter, type OpenApiCall } from '../vendor/trpc-to-openapi-caller';
 import { toPublicError } from '../api/errors';
 import { etagOfTaskJson } from '../tasks/etag';
+import { jsonResponse } from './node-bridge';
 import { responseHeaders } from './respond';
 
 /** What the procedures receive of a request, its checks done by handlePublicRequest. */
@@ -39,7 +40,9 @@ export async function callProcedure(call: ProcedureCall): Promise<Response> {
     call.state.etag = etagOfTaskJson(answer.body);
     answer.headers.push(['etag', call.state.etag]);
   }
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  return answer.body === undefined
+    ? new Response(null, { status: answer.status, headers: answer.headers })
+    : jsonResponse(answer.body, { status: answer.status, headers: answer.headers });
 }
 
 function successStatus(path: string | undefined): number {
