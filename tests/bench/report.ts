@@ -181,7 +181,7 @@ export function toMarkdown(report: BenchReport): string {
 
 Run \`npm run bench\` (see tests/bench/run.ts); started ${report.startedAt}, took ${fixed(report.minutes)} minutes.
 
-**Machine**: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}, Next.js ${m.next},
+**Machine**: ${m.cpus} CPUs (${m.cpuModel}), ${m.memoryGiB} GiB, ${m.os}; Node ${m.node}${m.node === m.productionNode ? ' (the Node production runs on)' : ` (production runs ${m.productionNode})`}, Next.js ${m.next},
 PostgreSQL ${m.postgres}, Redis ${m.redis}. Load generator, server, floor and database share the machine.
 1-minute load average ${fixed(report.loadAverage[0], 2)} at start, ${fixed(report.loadAverage[1], 2)} at end (while it is near or above the
 CPU count, other work competes for the CPUs and the figures come out low).
