@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
+import { createRequire } from 'node:module';
 import { productionServerEnv } from '../../server/launch/server-process';
 import { freePort } from '../support/ports';
 import { createBenchDatabase } from './database';
@@ -19,7 +20,9 @@ import { startProcess, type RunningServer } from './server';
  * a change on a request's path can be judged on a shared machine: run it before
  * and after, or at once with `--against DIR`: a checkout of other code (its own
  * `next build` and generated client in place), whose server is measured in turns
- * with this one's, so that both meet the same load. Needs `next build` first.
+ * with this one's, so that both meet the same load. `--next-start` measures `next
+ * start` too, in the same turns: the App Router route handler that serves
+ * /v1/public on Vercel. Needs `next build` first.
  */
 
 const { values } = parseArgs({
@@ -31,6 +34,7 @@ const { values } = parseArgs({
     // A folder for the server's CPU profile (node --cpu-prof), written when it stops.
     profile: { type: 'string' },
     against: { type: 'string' },
+    'next-start': { type: 'boolean', default: false },
   },
 });
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -69,14 +73,15 @@ const dataDir = await mkdtemp(path.join(os.tmpdir(), 'taskapi-cpu-'));
 try {
   const fixture = await seedBench(database.url, { bigTasks: 5_000, smallTasks: 100 });
   const selected = scenarios(fixture).filter((s) => values.only.split(',').includes(s.name));
-  const startServer = async (dir: string, profile: boolean) => {
+  const startServer = async (dir: string, profile: boolean, nextStart = false) => {
     const port = await freePort();
+    const server = nextStart
+      ? [createRequire(import.meta.url).resolve('next/dist/bin/next'), 'start']
+      : ['--import', 'tsx', path.join(dir, 'server/launch/production-server.ts')];
     return startProcess({
       args: [
-        '--import',
-        'tsx',
         ...(profile && values.profile ? ['--cpu-prof', `--cpu-prof-dir=${values.profile}`] : []),
-        path.join(dir, 'server/launch/production-server.ts'),
+        ...server,
         '--port',
         String(port),
         '--hostname',
@@ -101,6 +106,7 @@ try {
   };
   const server = await startServer(root, true);
   const other = values.against ? await startServer(path.resolve(values.against), false) : null;
+  const nextStart = values['next-start'] ? await startServer(root, false, true) : null;
   const floorPort = await freePort();
   const floor = await startProcess({
     args: ['--import', 'tsx', path.join(root, 'tests/bench/floor.ts')],
@@ -118,22 +124,29 @@ try {
     for (const scenario of selected) {
       const ours: number[] = [];
       const theirs: number[] = [];
+      const routeHandler: number[] = [];
       await send(server.url, scenario, fixture.apiKey, requests);
       if (other) await send(other.url, scenario, fixture.apiKey, requests);
+      if (nextStart) await send(nextStart.url, scenario, fixture.apiKey, requests);
       for (let round = 0; round < rounds; round++) {
         ours.push(await perRequest(server, scenario, fixture.apiKey));
         if (other) theirs.push(await perRequest(other, scenario, fixture.apiKey));
+        if (nextStart) routeHandler.push(await perRequest(nextStart, scenario, fixture.apiKey));
       }
       const bare: number[] = [];
       await send(floor.url, scenario, fixture.apiKey, requests);
       for (let round = 0; round < rounds; round++) bare.push(await perRequest(floor, scenario, fixture.apiKey));
       process.stdout.write(
-        `${scenario.name}: server ${show(ours)}` + (other ? `; against ${show(theirs)}` : '') + `; floor ${show(bare)}\n`,
+        `${scenario.name}: server ${show(ours)}` +
+          (other ? `; against ${show(theirs)}` : '') +
+          (nextStart ? `; next start ${show(routeHandler)}` : '') +
+          `; floor ${show(bare)}\n`,
       );
     }
   } finally {
     await server.stop();
     await other?.stop();
+    await nextStart?.stop();
     await floor.stop();
   }
 } finally {
