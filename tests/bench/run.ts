@@ -144,6 +144,7 @@ async function loadRun(
   fixture: BenchFixture,
   selected: Scenario[],
   connections: number[],
+  label: string = limiter,
 ): Promise<Measurement[]> {
   const measurements: Measurement[] = [];
   for (const scenario of selected) {
@@ -152,7 +153,7 @@ async function loadRun(
       const floorResult = scenario.floor ? await measure(floor.url, scenario, fixture.apiKey, c) : null;
       measurements.push({ scenario: scenario.name, limiter, connections: c, ours, floor: floorResult });
       log(
-        `${limiter} ${scenario.name} c=${c}: ${ours.requestsPerSecond.toFixed(0)} req/s, p50 ${ours.p50} ms` +
+        `${label} ${scenario.name} c=${c}: ${ours.requestsPerSecond.toFixed(0)} req/s, p50 ${ours.p50} ms` +
           (floorResult ? ` (floor ${floorResult.requestsPerSecond.toFixed(0)} req/s, p50 ${floorResult.p50} ms)` : '') +
           (ours.non2xx + ours.errors ? `, ${ours.non2xx} non-2xx, ${ours.errors} errors` : ''),
       );
@@ -247,7 +248,7 @@ async function main(): Promise<void> {
   if (coreScenarios.length > 0) {
     const server = await startNextStart(database.url, dataDir);
     try {
-      const routeHandler = await loadRun('memory', server, floor, fixture, coreScenarios, options.connections);
+      const routeHandler = await loadRun('memory', server, floor, fixture, coreScenarios, options.connections, 'next start');
       measurements.push(...routeHandler.map((m) => ({ ...m, route: 'next start' as const })));
     } finally {
       await server.stop();
