@@ -21,7 +21,12 @@ interface Outcome {
 // may be missing from the shared store, and its own next reads must still see the write.
 let primaryOnlyUntil = 0;
 
-export async function reading<T extends Outcome>(principalId: string, read: (from: Db) => Promise<T>): Promise<T> {
+export function reading<T extends Outcome>(principalId: string, read: (from: Db) => Promise<T>): Promise<T> {
+  // Most servers have no replica: their reads go straight to the primary, with no check awaited that finds none.
+  return hasReplica() ? readingWithReplica(principalId, read) : read(db());
+}
+
+async function readingWithReplica<T extends Outcome>(principalId: string, read: (from: Db) => Promise<T>): Promise<T> {
   const replica = performance.now() < primaryOnlyUntil ? null : await freshReplica();
   if (!replica || (await recentWriters().wroteRecently(principalId))) return read(db());
   const outcome = await read(replica);

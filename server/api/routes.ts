@@ -84,13 +84,22 @@ export const ROUTE_TEMPLATES: readonly string[] = [...new Set(routes.map((route)
  */
 export function findRoute(method: string, path: string): RouteMatch | { allowed: HttpMethod[] } {
   const routePath = normalizePath(path);
-  const matching = routes.flatMap((route) => {
+  // One pass, in registration order, keeping the matches that name the fewest parameters;
+  // a pattern naming more than a match found already is not tried.
+  let fewest = Infinity;
+  let best: { route: Route; match: RegExpExecArray }[] = [];
+  for (const route of routes) {
+    if (route.params > fewest) continue;
     const match = route.pattern.exec(routePath);
-    return match ? [{ route, params: { ...match.groups } }] : [];
-  });
-  const fewest = Math.min(...matching.map(({ route }) => route.params));
+    if (!match) continue;
+    if (route.params < fewest) {
+      fewest = route.params;
+      best = [];
+    }
+    best.push({ route, match });
+  }
   const allowed: HttpMethod[] = [];
-  for (const { route, params } of matching.filter(({ route }) => route.params === fewest)) {
+  for (const { route, match } of best) {
     if (route.method === method) {
       return {
         method: route.method,
@@ -104,7 +113,7 @@ export function findRoute(method: string, path: string): RouteMatch | { allowed:
         successStatus: route.successStatus,
         etag: route.etag,
         jsonValues: route.jsonValues,
-        params,
+        params: { ...match.groups },
       };
     }
     if (!allowed.includes(route.method)) allowed.push(route.method);

@@ -27,12 +27,22 @@ export function toWebRequest(incoming: IncomingMessage, url: URL, client: string
   else headers.delete('x-forwarded-for');
 
   const hasBody = incoming.method !== 'GET' && incoming.method !== 'HEAD';
-  return new Request(url, {
+  const request = new Request(url, {
     method: incoming.method,
     headers,
     body: hasBody ? (Readable.toWeb(incoming) as ReadableStream<Uint8Array>) : undefined,
     duplex: 'half',
   } as RequestInit);
+  urls.set(request, url);
+  return request;
+}
+
+// The URL each Request above was made from: its handler reads it rather than parsing the Request's again.
+const urls = new WeakMap<Request, URL>();
+
+/** A request's URL, parsed once per request. */
+export function urlOf(request: Request): URL {
+  return urls.get(request) ?? new URL(request.url);
 }
 
 /** The request's URL with its path as given; the handlers read only the path and query. */
@@ -43,6 +53,16 @@ export function requestUrl(incoming: IncomingMessage, path = incoming.url ?? '/'
     // A Host header that is no host.
     return new URL(path, 'http://localhost');
   }
+}
+
+// The text of answers made by jsonResponse: sent as it is, not read back out of the Response's stream.
+const texts = new WeakMap<Response, string>();
+
+/** A Response of JSON text the server made itself, whose text the edge sends without reading the body's stream. */
+export function jsonResponse(text: string, init: { status: number; headers: [string, string][] }): Response {
+  const response = new Response(text, init);
+  texts.set(response, text);
+  return response;
 }
 
 /**
@@ -74,7 +94,8 @@ export async function sendWebResponse(response: Response, incoming: IncomingMess
     return;
   }
 
-  let body = await bytesOf(response.body);
+  const text = texts.get(response);
+  let body = text === undefined ? await bytesOf(response.body) : Buffer.from(text);
   if (body.length >= COMPRESS_MIN_BYTES) {
     headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
     if (acceptsGzip(incoming.headers['accept-encoding'])) {

@@ -1,6 +1,7 @@
 export const PUBLIC_API_PREFIX = '/v1/public';
 const OPENAPI_DOCUMENT = `${PUBLIC_API_PREFIX}/openapi.json`;
 const UNRESERVED = /[A-Za-z0-9._~-]/;
+const ODD_SPELLING = /%|\/\/|\/\.\.?(\/|$)/;
 
 /**
  * A request path in one spelling (RFC 3986, 6.2.2): percent-encoded unreserved
@@ -10,6 +11,8 @@ const UNRESERVED = /[A-Za-z0-9._~-]/;
  * An encoded slash stays encoded: it is data inside a segment, not a separator.
  */
 export function normalizePath(pathname: string): string {
+  // Most paths are in that spelling already: no escape, no empty or dot segment.
+  if (pathname.startsWith('/') && !ODD_SPELLING.test(pathname)) return pathname;
   const decoded = pathname.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
     const char = String.fromCharCode(parseInt(hex, 16));
     return UNRESERVED.test(char) ? char : escape.toUpperCase();

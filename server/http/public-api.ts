@@ -9,6 +9,7 @@ import { clientAddress } from './client-address';
 import { answerError, INTERNAL_ERROR, type PublicError } from '../api/errors';
 import { isJson, parseJsonObject } from './json-body';
 import { callProcedure } from './openapi-caller';
+import { urlOf } from './node-bridge';
 import { PUBLIC_API_PREFIX, normalizePath } from './paths';
 import { noneMatchFails } from '../api/conditional';
 import { requestFingerprint } from '../api/idempotency';
@@ -68,7 +69,7 @@ interface Operation {
 }
 
 async function answerPublicRequest(req: Request, exchange: Exchange, state: RequestState, operation: Operation): Promise<Response> {
-  const url = new URL(req.url);
+  const url = urlOf(req);
   // npm start's edge refuses these first; on Vercel this is where they stop.
   if (url.pathname.length + url.search.length > MAX_TARGET_LENGTH) {
     state.rateLimit = BEFORE_THE_KEY;
@@ -125,6 +126,7 @@ async function answerPublicRequest(req: Request, exchange: Exchange, state: Requ
       query: withoutPrototypeNames(url.searchParams),
       body,
       state,
+      etag: route.etag,
     });
     // The whole gate ran and the request counted; a client whose copy is current gets no body.
     if (response.ok && method === 'GET' && state.etag && noneMatchFails(req.headers, state.etag)) return notModifiedResponse(state);

@@ -26,16 +26,19 @@ export function errorResponse(state: RequestState, error: PublicError, extra: Re
 }
 
 export function responseHeaders(state: RequestState, status: number): Record<string, string> {
-  return {
+  // Built in one object: every answer of the API makes one, so no spreads of intermediate ones.
+  const headers: Record<string, string> = {
     'X-Request-Id': state.requestId,
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
-    ...CORS_HEADERS,
-    ...(status === 401 && { 'WWW-Authenticate': 'Bearer' }),
-    ...(status === 503 && { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) }),
-    ...(state.etag && (status < 300 || status === 304) && { ETag: state.etag }),
-    ...rateLimitHeaders(state, status),
+    'Access-Control-Allow-Origin': CORS_HEADERS['Access-Control-Allow-Origin'],
+    'Access-Control-Expose-Headers': CORS_HEADERS['Access-Control-Expose-Headers'],
   };
+  if (status === 401) headers['WWW-Authenticate'] = 'Bearer';
+  if (status === 503) headers['Retry-After'] = String(UNAVAILABLE_RETRY_AFTER_S);
+  if (state.etag && (status < 300 || status === 304)) headers.ETag = state.etag;
+  addRateLimitHeaders(headers, state, status);
+  return headers;
 }
 
 /**
@@ -46,10 +49,9 @@ export const BEFORE_THE_KEY: UnmeteredDecision = { success: true, limit: BAD_KEY
 
 /** The headers of such an answer where no request state exists: Node's own refusals of a request's head. */
 export function beforeTheKeyHeaders(): Record<string, string> {
-  return {
-    'Access-Control-Allow-Origin': CORS_HEADERS['Access-Control-Allow-Origin'],
-    ...rateLimitHeaders({ rateLimit: BEFORE_THE_KEY, rateLimitPolicy: 'per-address' }, 0),
-  };
+  const headers = { 'Access-Control-Allow-Origin': CORS_HEADERS['Access-Control-Allow-Origin'] };
+  addRateLimitHeaders(headers, { rateLimit: BEFORE_THE_KEY, rateLimitPolicy: 'per-address' }, 0);
+  return headers;
 }
 
 /** 304 Not Modified: the client's copy is current; the headers of a 200, no body (RFC 9110 section 15.4.5). */
@@ -78,19 +80,20 @@ export function preflightResponse(state: RequestState, allow: string, allowedHea
  * A request the limiter could not count (its store unreachable) says only the
  * policy: what remains of the window is not known, so no figure is given.
  */
-function rateLimitHeaders(state: Pick<RequestState, 'rateLimit' | 'rateLimitPolicy'>, statusCode: number): Record<string, string> {
+function addRateLimitHeaders(
+  headers: Record<string, string>,
+  state: Pick<RequestState, 'rateLimit' | 'rateLimitPolicy'>,
+  statusCode: number,
+): void {
   const decision = state.rateLimit;
-  if (!decision) return {};
+  if (!decision) return;
   const policy = `"${state.rateLimitPolicy ?? 'per-key'}"`;
-  const headers: Record<string, string> = {
-    'X-RateLimit-Limit': String(decision.limit),
-    'RateLimit-Policy': `${policy};q=${decision.limit};w=${WINDOW_MS / 1000}`,
-  };
-  if ('unmetered' in decision) return headers;
+  headers['X-RateLimit-Limit'] = String(decision.limit);
+  headers['RateLimit-Policy'] = `${policy};q=${decision.limit};w=${WINDOW_MS / 1000}`;
+  if ('unmetered' in decision) return;
   const secondsLeft = Math.max(0, Math.ceil((decision.reset - Date.now()) / 1000));
   headers['X-RateLimit-Remaining'] = String(decision.remaining);
   headers['X-RateLimit-Reset'] = String(Math.ceil(decision.reset / 1000));
   headers.RateLimit = `${policy};r=${decision.remaining};t=${secondsLeft}`;
   if (statusCode === 429) headers['Retry-After'] = String(retryAfterSeconds(decision));
-  return headers;
 }

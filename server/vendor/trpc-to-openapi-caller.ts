@@ -24,8 +24,19 @@ export interface OpenApiCall {
 
 type NextAdapterHandler = (req: never, res: never) => Promise<void>;
 
+/** What the adapter answered: its status, its headers in the order set, and the body's JSON text. */
+export interface AdapterAnswer {
+  status: number;
+  headers: [string, string][];
+  body: string | undefined;
+}
+
 /** Runs `call` through `handler` (createOpenApiNextHandler's); `remember` sees the request object its context is made from. */
-export function callThroughNextAdapter(handler: NextAdapterHandler, call: OpenApiCall, remember: (req: object) => void): Promise<Response> {
+export function callThroughNextAdapter(
+  handler: NextAdapterHandler,
+  call: OpenApiCall,
+  remember: (req: object) => void,
+): Promise<AdapterAnswer> {
   const query: Record<string, string | string[]> = { trpc: call.path.split('/').filter(Boolean) };
   for (const name of new Set(call.query.keys())) {
     const values = call.query.getAll(name);
@@ -51,7 +62,8 @@ export function callThroughNextAdapter(handler: NextAdapterHandler, call: OpenAp
   remember(req);
 
   return new Promise((resolve, reject) => {
-    const responseHeaders = new Headers();
+    // Kept as pairs, not in a Headers: the answer's Response is built from them once.
+    const responseHeaders: [string, string][] = [];
     let status = 200;
     const res = {
       get statusCode() {
@@ -61,12 +73,14 @@ export function callThroughNextAdapter(handler: NextAdapterHandler, call: OpenAp
         status = code;
       },
       setHeader(name: string, value: string | string[]) {
-        if (typeof value === 'string') responseHeaders.set(name, value);
-        else for (const item of value) responseHeaders.append(name, item);
+        const lower = name.toLowerCase();
+        for (let i = responseHeaders.length - 1; i >= 0; i--) if (responseHeaders[i]![0] === lower) responseHeaders.splice(i, 1);
+        if (typeof value === 'string') responseHeaders.push([lower, value]);
+        else for (const item of value) responseHeaders.push([lower, item]);
       },
       once() {},
       end(body?: string) {
-        resolve(new Response(body, { status, headers: responseHeaders }));
+        resolve({ status, headers: responseHeaders, body });
       },
     };
     handler(req as never, res as never).catch(reject);

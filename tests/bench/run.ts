@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +18,7 @@ import { pageSizeProbes, scenarios, type Scenario } from './scenarios';
 import { seedBench, type BenchFixture } from './seed';
 import { freePort } from '../support/ports';
 import { buildApp, startProductionServer, startProcess, type RunningServer } from './server';
+import { productionServerEnv } from '../../server/launch/server-process';
 
 /**
  * `npm run bench`: seeds a fresh database, builds and starts the production
@@ -34,6 +36,7 @@ const POOL_SIZE = 10;
 // Lifted, not switched off: the limiter still runs on every request, so its cost is in the figures.
 const RATE_LIMIT_PER_MINUTE = 1_000_000_000;
 
+const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
 const started = new Date();
 const cleanups: (() => Promise<void>)[] = [];
@@ -72,6 +75,18 @@ async function startFloor(databaseUrl: string): Promise<RunningServer> {
     env: { NODE_ENV: 'production', DATABASE_URL: databaseUrl, DATABASE_POOL_SIZE: String(POOL_SIZE), FLOOR_PORT: String(port) },
     port,
     readyPath: '/ready',
+  });
+}
+
+/** `next start` itself, one process, configured as the production server is. */
+async function startNextStart(databaseUrl: string, dataDir: string): Promise<RunningServer> {
+  const port = await freePort();
+  return startProcess({
+    args: [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
+    cwd: root,
+    env: { ...productionServerEnv(process.env), ...serverEnv(databaseUrl, dataDir, null) },
+    port,
+    readyPath: '/v1/public/openapi.json',
   });
 }
 
@@ -129,6 +144,7 @@ async function loadRun(
   fixture: BenchFixture,
   selected: Scenario[],
   connections: number[],
+  label: string = limiter,
 ): Promise<Measurement[]> {
   const measurements: Measurement[] = [];
   for (const scenario of selected) {
@@ -137,7 +153,7 @@ async function loadRun(
       const floorResult = scenario.floor ? await measure(floor.url, scenario, fixture.apiKey, c) : null;
       measurements.push({ scenario: scenario.name, limiter, connections: c, ours, floor: floorResult });
       log(
-        `${limiter} ${scenario.name} c=${c}: ${ours.requestsPerSecond.toFixed(0)} req/s, p50 ${ours.p50} ms` +
+        `${label} ${scenario.name} c=${c}: ${ours.requestsPerSecond.toFixed(0)} req/s, p50 ${ours.p50} ms` +
           (floorResult ? ` (floor ${floorResult.requestsPerSecond.toFixed(0)} req/s, p50 ${floorResult.p50} ms)` : '') +
           (ours.non2xx + ours.errors ? `, ${ours.non2xx} non-2xx, ${ours.errors} errors` : ''),
       );
@@ -227,6 +243,18 @@ async function main(): Promise<void> {
     }
   }
 
+  // The route Vercel serves /v1/public through: `next start` hands the reads to the App Router's route
+  // handler, which npm start's edge passes by. Before the writes too, and each beside the floor.
+  if (coreScenarios.length > 0) {
+    const server = await startNextStart(database.url, dataDir);
+    try {
+      const routeHandler = await loadRun('memory', server, floor, fixture, coreScenarios, options.connections, 'next start');
+      measurements.push(...routeHandler.map((m) => ({ ...m, route: 'next start' as const })));
+    } finally {
+      await server.stop();
+    }
+  }
+
   const runs: [LimiterStore, string | null, number[]][] = [['memory', null, options.connections]];
   // The Redis run repeats the scenarios at the highest concurrency only: it measures the limiter's store, not the app again.
   if (options.redisUrl) runs.push(['redis', options.redisUrl, [Math.max(...options.connections)]]);
@@ -262,7 +290,7 @@ async function main(): Promise<void> {
     connections: busiest,
     processes,
     result,
-    oneProcess: measurements.find((m) => m.scenario === scenario && m.limiter === 'memory' && m.connections === busiest)!.ours,
+    oneProcess: measurements.find((m) => !m.route && m.scenario === scenario && m.limiter === 'memory' && m.connections === busiest)!.ours,
   }));
 
   // Where one process's CPU time goes under the busiest get: tests/bench/profile.ts.

@@ -6,9 +6,7 @@ import { getTask, TASK_NOT_FOUND } from '../../tasks/get';
 import { listTasks } from '../../tasks/list';
 import { listDeletedTasks } from '../../tasks/deleted';
 import { updateTask } from '../../tasks/update';
-import { taskEtag, TASK_CHANGED } from '../../tasks/etag';
-import type { Task } from '../../tasks/shape';
-import type { RequestState } from '../access';
+import { TASK_CHANGED } from '../../tasks/etag';
 import { ifMatch, ifMatchValue } from '../conditional';
 import { removeStoredFiles } from '../../storage/storage';
 import { recordedAnswer } from '../idempotency';
@@ -172,7 +170,7 @@ export const tasksRouter = router({
     )
     .input(taskInput)
     .output(taskSchema)
-    .query(async ({ ctx, input }) => withEtag(ctx.state, await getTask(ctx.db, ctx.project, input.taskId))),
+    .query(({ ctx, input }) => getTask(ctx.db, ctx.project, input.taskId)),
 
   create: projectProcedure('task:create')
     .meta(
@@ -189,9 +187,7 @@ export const tasksRouter = router({
     )
     .input(createTaskInput)
     .output(taskSchema)
-    .mutation(async ({ ctx, input }) =>
-      withEtag(ctx.state, await createTask(ctx.db, ctx.principal.workspaceId, ctx.project, input, recordedAnswer(ctx.state, taskSchema))),
-    ),
+    .mutation(({ ctx, input }) => createTask(ctx.db, ctx.principal.workspaceId, ctx.project, input, recordedAnswer(ctx.state, taskSchema))),
 
   update: projectProcedure('task:update')
     .meta(
@@ -208,14 +204,11 @@ export const tasksRouter = router({
     )
     .input(updateTaskInput)
     .output(taskSchema)
-    .mutation(async ({ ctx, input }) =>
-      withEtag(
-        ctx.state,
-        await updateTask(ctx.db, ctx.principal.workspaceId, ctx.project, input.taskId, input, {
-          ifMatch: ifMatch(ctx.state.headers),
-          inTransaction: recordedAnswer(ctx.state, taskSchema),
-        }),
-      ),
+    .mutation(({ ctx, input }) =>
+      updateTask(ctx.db, ctx.principal.workspaceId, ctx.project, input.taskId, input, {
+        ifMatch: ifMatch(ctx.state.headers),
+        inTransaction: recordedAnswer(ctx.state, taskSchema),
+      }),
     ),
 
   delete: projectProcedure('task:update')
@@ -238,9 +231,3 @@ export const tasksRouter = router({
       return { success: true as const };
     }),
 });
-
-/** The task as answered, its entity tag sent beside it as ETag. */
-function withEtag(state: RequestState, task: Task): Task {
-  state.etag = taskEtag(task);
-  return task;
-}
