@@ -13,6 +13,11 @@ const ODD_SPELLING = /%|\/\/|\/\.\.?(\/|$)/;
 export function normalizePath(pathname: string): string {
   // Most paths are in that spelling already: no escape, no empty or dot segment.
   if (pathname.startsWith('/') && !ODD_SPELLING.test(pathname)) return pathname;
+  return normalizeEveryStep(pathname);
+}
+
+/** normalizePath without its short cut: every step, whatever the path (its test compares the two). */
+export function normalizeEveryStep(pathname: string): string {
   const decoded = pathname.replace(/%([0-9A-Fa-f]{2})/g, (escape, hex: string) => {
     const char = String.fromCharCode(parseInt(hex, 16));
     return UNRESERVED.test(char) ? char : escape.toUpperCase();
