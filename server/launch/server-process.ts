@@ -1,9 +1,14 @@
 import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 const root = path.resolve(import.meta.dirname, '../..');
+
+/** Where `npm run build` puts the production server's entry points (server/launch/bundle-server.ts). */
+export const LAUNCH_DIR = path.join(root, '.next', 'launch');
+const SUPERVISOR = path.join(LAUNCH_DIR, 'supervisor.mjs');
 
 /**
  * The environment the production server runs with, where `source` does not set
@@ -34,10 +39,10 @@ export function productionServerEnv(source: Record<string, string | undefined>):
 /**
  * The command line of the production server, run in the repository's folder: its
  * supervisor (server/launch/supervisor.ts), which runs WEB_CONCURRENCY copies of
- * server/launch/production-server.ts on the port.
+ * server/launch/production-server.ts on the port, both as the build bundled them.
  */
 export function productionServerArgs(port: number, hostname?: string): string[] {
-  const args = ['--import', 'tsx', path.join(root, 'server/launch/supervisor.ts'), '--port', String(port)];
+  const args = [SUPERVISOR, '--port', String(port)];
   return hostname ? [...args, '--hostname', hostname] : args;
 }
 
@@ -52,7 +57,11 @@ export function workerPoolSize(total: number, workers: number): number {
  * child through the terminal's process group; a plain SIGTERM to this process is
  * passed on.
  */
-export function runServer(mode: 'dev' | 'start', port: number, extraEnv: Record<string, string>): Promise<number> {
+export async function runServer(mode: 'dev' | 'start', port: number, extraEnv: Record<string, string>): Promise<number> {
+  if (mode === 'start' && !existsSync(SUPERVISOR)) {
+    process.stderr.write('No production build of the server: run `npm run build` first, then `npm start`.\n');
+    return 1;
+  }
   const args = mode === 'dev' ? [nextBin, 'dev', '--port', String(port)] : productionServerArgs(port);
   const child = spawn(process.execPath, args, {
     cwd: root,

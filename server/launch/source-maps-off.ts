@@ -1,6 +1,7 @@
 /**
- * `--import tsx` turns Node's source maps on for every module loaded after it. In the
- * production server that costs heap for good: Node keeps each map it reads (on Node 20,
+ * `--import tsx` turns Node's source maps on for every module loaded after it, when the
+ * production server runs from source instead of the build's bundle (server/launch/bundle-server.ts),
+ * as `npm run bench:cpu` runs another checkout. That costs heap for good: Node keeps each map it reads (on Node 20,
  * the map of every module that names one, as it loads: Next.js's own files and the
  * build's chunks), and Next.js, when it logs an error, indexes the map of the chunk the
  * error came from into a consumer kept as long as the map. After floods of requests

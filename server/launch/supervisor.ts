@@ -22,9 +22,10 @@ const QUICK_DEATH_MS = 10_000;
 const FIRST_RETRY_MS = 500;
 const LONGEST_RETRY_MS = 30_000;
 
+// The server process beside this module, as it runs: from the build's bundle, or from
+// source with the same Node options (tsx's hooks), which the workers inherit.
 cluster.setupPrimary({
-  exec: path.join(import.meta.dirname, 'production-server.ts'),
-  execArgv: ['--import', 'tsx'],
+  exec: path.join(import.meta.dirname, `production-server${path.extname(import.meta.filename)}`),
   args: ['--port', values.port ?? String(config.port), ...(values.hostname ? ['--hostname', values.hostname] : [])],
 });
 serveLimitsToWorkers();

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { bundleServer } from '../../server/launch/bundle-server';
 import { productionServerArgs, productionServerEnv } from '../../server/launch/server-process';
 
 export interface RunningServer {
@@ -18,7 +19,7 @@ export interface RunningServer {
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 const READY_TIMEOUT_MS = 60_000;
 
-/** `next build` in `root`, output shown, as the production server needs it. */
+/** `npm run build`'s steps in `root`, output shown, as the production server needs them. */
 export async function buildApp(root: string): Promise<void> {
   const child = spawn(process.execPath, [nextBin, 'build'], {
     cwd: root,
@@ -27,6 +28,7 @@ export async function buildApp(root: string): Promise<void> {
   });
   const code = await exited(child);
   if (code !== 0) throw new Error(`next build exited with ${code}`);
+  await bundleServer();
 }
 
 /**

@@ -4,6 +4,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { bundleServer } from '../../server/launch/bundle-server';
+import { LAUNCH_DIR } from '../../server/launch/server-process';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
@@ -63,11 +65,14 @@ async function isStale(lock: string): Promise<boolean> {
   }
 }
 
+/** Fresh: `npm run build`'s two steps both newer than every source (a `next build` alone leaves no server bundle). */
 async function isBuildFresh(): Promise<boolean> {
-  const built = await fs.stat(path.join(root, '.next', 'BUILD_ID')).then(
-    (stat) => stat.mtimeMs,
-    () => 0,
-  );
+  const mtime = (file: string) =>
+    fs.stat(file).then(
+      (stat) => stat.mtimeMs,
+      () => 0,
+    );
+  const built = Math.min(await mtime(path.join(root, '.next', 'BUILD_ID')), await mtime(path.join(LAUNCH_DIR, 'supervisor.mjs')));
   const changed = Math.max(...(await Promise.all(SOURCES.map((entry) => newestChange(path.join(root, entry))))));
   return built > changed;
 }
@@ -84,4 +89,5 @@ async function build(): Promise<void> {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
     throw new Error(`next build failed:\n${stdout.slice(-4000)}\n${stderr.slice(-4000)}`);
   }
+  await bundleServer();
 }

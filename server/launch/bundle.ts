@@ -1,0 +1,3 @@
+import { bundleServer } from './bundle-server';
+
+await bundleServer();
