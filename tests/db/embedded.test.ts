@@ -3,9 +3,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import pg from 'pg';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../server/db/client';
-import { openEmbeddedDatabase, startEmbeddedDatabase } from '../../server/db/embedded';
+import { dumpEmbeddedDatabase, openEmbeddedDatabase, startEmbeddedDatabase } from '../../server/db/embedded';
 import { migrateDatabase } from '../../server/db/migrate';
 import { runAdmin } from '../support/cli';
 
@@ -18,11 +18,40 @@ async function dataFolder(name: string) {
   return { dataDir, dir: path.join(dataDir, 'postgres') };
 }
 
+let migrated: Promise<Blob> | undefined;
+/**
+ * A migrated database's dump: the run's own on the embedded defaults (tests/support/global-setup.ts),
+ * else one made here once. A PGlite made from nothing runs initdb, 6 to 12 s of CPU; the tests
+ * that are not about a first start begin from this instead.
+ */
+function migratedDump(): Promise<Blob> {
+  const source = inject('testDatabase');
+  migrated ??=
+    source.kind === 'embedded'
+      ? fs.readFile(source.dump).then((bytes) => new Blob([bytes]))
+      : startEmbeddedDatabase().then(async (fresh) => {
+          try {
+            await migrateDatabase(fresh.url);
+            return await dumpEmbeddedDatabase(fresh.db);
+          } finally {
+            await fresh.stop();
+          }
+        });
+  return migrated;
+}
+
+/** A data folder holding a migrated database, as an earlier run of the app leaves it. */
+async function migratedFolder(name: string) {
+  const folder = await dataFolder(name);
+  const started = await startEmbeddedDatabase({ dir: folder.dir, load: await migratedDump() });
+  await started.stop();
+  return folder;
+}
+
 describe('embedded database', () => {
   it('keeps its data across a restart', async () => {
-    const { dir } = await dataFolder('restart');
+    const { dir } = await migratedFolder('restart');
     const first = await openEmbeddedDatabase(dir);
-    await migrateDatabase(first.url);
     const client = createDb(first.url, 1);
     await client.workspace.create({ data: { slug: 'kept', name: 'Kept' } });
     await client.$disconnect();
@@ -39,9 +68,8 @@ describe('embedded database', () => {
   });
 
   it('serves the admin CLI through the server a running app already has open', async () => {
-    const { dataDir, dir } = await dataFolder('shared');
+    const { dataDir, dir } = await migratedFolder('shared');
     const running = await openEmbeddedDatabase(dir);
-    await migrateDatabase(running.url);
     const client = createDb(running.url, 1);
     try {
       expect(running.owned).toBe(true);
@@ -74,7 +102,7 @@ describe('embedded database', () => {
   });
 
   it('hands a NOTIFY to each other connection listening on its channel, as a server does', async () => {
-    const embedded = await startEmbeddedDatabase();
+    const embedded = await startEmbeddedDatabase({ load: await migratedDump() });
     const [sender, listener, unlistened, elsewhere] = Array.from({ length: 4 }, () => new pg.Client(embedded.url));
     const heard = new Map<pg.Client, string[]>();
     try {
