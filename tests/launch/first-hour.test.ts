@@ -59,7 +59,11 @@ async function launch(script: 'dev' | 'start', until = /admin -- key create.*\n/
     });
     void exited.then(() => reject(new Error(`the launcher exited:\n${stdout}\n${stderr}`)));
   });
-  process.kill(-child.pid!, 'SIGINT');
+  try {
+    process.kill(-child.pid!, 'SIGINT');
+  } catch {
+    // It has exited already: `npm start` before the build exists stops once it has printed its lines.
+  }
   await exited;
   return stdout;
 }
