@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDb } from '../../server/db/client';
+import { LAUNCH_DIR } from '../../server/launch/server-process';
 import { seedDemo } from '../../server/seed/demo';
 import { freePort } from '../support/ports';
 import { tracedRoutes } from '../support/traced-files';
@@ -13,7 +14,8 @@ import { createBenchDatabase } from './database';
 /**
  * Cold start, as a serverless platform meets it: what each route takes into its
  * function (`next build`'s traced files), and how long a fresh server process takes
- * from its start to its first answered GET of the public API. Run after `next build`:
+ * from its start to its first answered GET of the public API, as `npm run build` bundled
+ * it. Run after `npm run build`:
  *
  *   npm run bench:cold-start [-- --runs 5]
  *
@@ -31,7 +33,7 @@ const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 async function firstAnswer(databaseUrl: string, key: string, project: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/launch/production-server.ts', '--port', String(port)], {
+  const child = spawn(process.execPath, [path.join(LAUNCH_DIR, 'production-server.mjs'), '--port', String(port)], {
     cwd: root,
     stdio: 'ignore',
     env: {
