@@ -19,10 +19,11 @@ import { startProcess, type RunningServer } from './server';
  * Unlike requests per second it hardly moves with what else the machine runs, so
  * a change on a request's path can be judged on a shared machine: run it before
  * and after, or at once with `--against DIR`: a checkout of other code (its own
- * `next build` and generated client in place), whose server is measured in turns
- * with this one's, so that both meet the same load. `--next-start` measures `next
- * start` too, in the same turns: the App Router route handler that serves
- * /v1/public on Vercel. Needs `next build` first.
+ * `next build` and generated client in place; given more than once, several),
+ * whose servers are measured in turns with this one's and the floor's, so that
+ * all meet the same load. `--next-start` measures `next start` too, in the same
+ * turns: the App Router route handler that serves /v1/public on Vercel. Needs
+ * `next build` first.
  */
 
 const { values } = parseArgs({
@@ -33,7 +34,8 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '8' },
     // A folder for the server's CPU profile (node --cpu-prof), written when it stops.
     profile: { type: 'string' },
-    against: { type: 'string' },
+    // Repeatable: each checkout's server is measured in the same turns.
+    against: { type: 'string', multiple: true },
     'next-start': { type: 'boolean', default: false },
   },
 });
@@ -105,7 +107,9 @@ try {
     });
   };
   const server = await startServer(root, true);
-  const other = values.against ? await startServer(path.resolve(values.against), false) : null;
+  const againstDirs = values.against ?? [];
+  const others: RunningServer[] = [];
+  for (const dir of againstDirs) others.push(await startServer(path.resolve(dir), false));
   const nextStart = values['next-start'] ? await startServer(root, false, true) : null;
   const floorPort = await freePort();
   const floor = await startProcess({
@@ -120,32 +124,38 @@ try {
       `CPU ms per request, Node ${process.version}, ${requests} requests a round at ${connections} connections, ` +
         `load average ${os.loadavg()[0]!.toFixed(2)} at the start\n`,
     );
-    const show = (figures: number[]) => figures.map((ms) => ms.toFixed(3)).join(' ');
+    const median = (figures: number[]) => {
+      const sorted = [...figures].sort((a, b) => a - b);
+      const middle = sorted.length >> 1;
+      return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+    };
+    const show = (figures: number[]) => `${figures.map((ms) => ms.toFixed(3)).join(' ')} (median ${median(figures).toFixed(3)})`;
     for (const scenario of selected) {
       const ours: number[] = [];
-      const theirs: number[] = [];
+      const theirs: number[][] = others.map(() => []);
       const routeHandler: number[] = [];
       await send(server.url, scenario, fixture.apiKey, requests);
-      if (other) await send(other.url, scenario, fixture.apiKey, requests);
+      for (const other of others) await send(other.url, scenario, fixture.apiKey, requests);
       if (nextStart) await send(nextStart.url, scenario, fixture.apiKey, requests);
-      for (let round = 0; round < rounds; round++) {
-        ours.push(await perRequest(server, scenario, fixture.apiKey));
-        if (other) theirs.push(await perRequest(other, scenario, fixture.apiKey));
-        if (nextStart) routeHandler.push(await perRequest(nextStart, scenario, fixture.apiKey));
-      }
       const bare: number[] = [];
       await send(floor.url, scenario, fixture.apiKey, requests);
-      for (let round = 0; round < rounds; round++) bare.push(await perRequest(floor, scenario, fixture.apiKey));
+      // The floor takes its turn in each round too, so that it meets the same load.
+      for (let round = 0; round < rounds; round++) {
+        ours.push(await perRequest(server, scenario, fixture.apiKey));
+        for (const [i, other] of others.entries()) theirs[i]!.push(await perRequest(other, scenario, fixture.apiKey));
+        if (nextStart) routeHandler.push(await perRequest(nextStart, scenario, fixture.apiKey));
+        bare.push(await perRequest(floor, scenario, fixture.apiKey));
+      }
       process.stdout.write(
         `${scenario.name}: server ${show(ours)}` +
-          (other ? `; against ${show(theirs)}` : '') +
+          others.map((_, i) => `; against${others.length > 1 ? ` ${againstDirs[i]}` : ''} ${show(theirs[i]!)}`).join('') +
           (nextStart ? `; next start ${show(routeHandler)}` : '') +
           `; floor ${show(bare)}\n`,
       );
     }
   } finally {
     await server.stop();
-    await other?.stop();
+    for (const other of others) await other.stop();
     await nextStart?.stop();
     await floor.stop();
   }
