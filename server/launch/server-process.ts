@@ -8,7 +8,9 @@ const root = path.resolve(import.meta.dirname, '../..');
 
 /** Where `npm run build` puts the production server's entry points (server/launch/bundle-server.ts). */
 export const LAUNCH_DIR = path.join(root, '.next', 'launch');
-const SUPERVISOR = path.join(LAUNCH_DIR, 'supervisor.mjs');
+/** The supervisor and the server process, as built. */
+export const SUPERVISOR_BUNDLE = path.join(LAUNCH_DIR, 'supervisor.mjs');
+export const SERVER_BUNDLE = path.join(LAUNCH_DIR, 'production-server.mjs');
 
 /**
  * The environment the production server runs with, where `source` does not set
@@ -42,7 +44,7 @@ export function productionServerEnv(source: Record<string, string | undefined>):
  * server/launch/production-server.ts on the port, both as the build bundled them.
  */
 export function productionServerArgs(port: number, hostname?: string): string[] {
-  const args = [SUPERVISOR, '--port', String(port)];
+  const args = [SUPERVISOR_BUNDLE, '--port', String(port)];
   return hostname ? [...args, '--hostname', hostname] : args;
 }
 
@@ -58,7 +60,7 @@ export function workerPoolSize(total: number, workers: number): number {
  * passed on.
  */
 export async function runServer(mode: 'dev' | 'start', port: number, extraEnv: Record<string, string>): Promise<number> {
-  if (mode === 'start' && !existsSync(SUPERVISOR)) {
+  if (mode === 'start' && !existsSync(SUPERVISOR_BUNDLE)) {
     process.stderr.write('No production build of the server: run `npm run build` first, then `npm start`.\n');
     return 1;
   }

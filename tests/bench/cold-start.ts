@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createDb } from '../../server/db/client';
-import { LAUNCH_DIR } from '../../server/launch/server-process';
+import { SERVER_BUNDLE } from '../../server/launch/server-process';
 import { seedDemo } from '../../server/seed/demo';
 import { freePort } from '../support/ports';
 import { tracedRoutes } from '../support/traced-files';
@@ -33,7 +33,7 @@ const megabytes = (bytes: number) => (bytes / 1_000_000).toFixed(1);
 async function firstAnswer(databaseUrl: string, key: string, project: string): Promise<number> {
   const port = await freePort();
   const started = performance.now();
-  const child = spawn(process.execPath, [path.join(LAUNCH_DIR, 'production-server.mjs'), '--port', String(port)], {
+  const child = spawn(process.execPath, [SERVER_BUNDLE, '--port', String(port)], {
     cwd: root,
     stdio: 'ignore',
     env: {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { bundleServer } from '../../server/launch/bundle-server';
-import { LAUNCH_DIR } from '../../server/launch/server-process';
+import { SUPERVISOR_BUNDLE } from '../../server/launch/server-process';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
@@ -72,7 +72,7 @@ async function isBuildFresh(): Promise<boolean> {
       (stat) => stat.mtimeMs,
       () => 0,
     );
-  const built = Math.min(await mtime(path.join(root, '.next', 'BUILD_ID')), await mtime(path.join(LAUNCH_DIR, 'supervisor.mjs')));
+  const built = Math.min(await mtime(path.join(root, '.next', 'BUILD_ID')), await mtime(SUPERVISOR_BUNDLE));
   const changed = Math.max(...(await Promise.all(SOURCES.map((entry) => newestChange(path.join(root, entry))))));
   return built > changed;
 }
