@@ -5,9 +5,9 @@ import { once } from 'node:events';
 import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { createDb } from '../../server/db/client';
-import { dumpEmbeddedDatabase, openEmbeddedDatabase, startEmbeddedDatabase } from '../../server/db/embedded';
-import { migrateDatabase } from '../../server/db/migrate';
+import { openEmbeddedDatabase, startEmbeddedDatabase } from '../../server/db/embedded';
 import { runAdmin } from '../support/cli';
+import { migratedEmbeddedDump } from '../support/embedded-dump';
 
 const root = await fs.mkdtemp(path.join(os.tmpdir(), 'taskapi-embedded-'));
 afterAll(() => fs.rm(root, { recursive: true, force: true }));
@@ -26,17 +26,7 @@ let migrated: Promise<Blob> | undefined;
  */
 function migratedDump(): Promise<Blob> {
   const source = inject('testDatabase');
-  migrated ??=
-    source.kind === 'embedded'
-      ? fs.readFile(source.dump).then((bytes) => new Blob([bytes]))
-      : startEmbeddedDatabase().then(async (fresh) => {
-          try {
-            await migrateDatabase(fresh.url);
-            return await dumpEmbeddedDatabase(fresh.db);
-          } finally {
-            await fresh.stop();
-          }
-        });
+  migrated ??= source.kind === 'embedded' ? fs.readFile(source.dump).then((bytes) => new Blob([bytes])) : migratedEmbeddedDump();
   return migrated;
 }
 

@@ -6,8 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import type { TestProject } from 'vitest/node';
-import { dumpEmbeddedDatabase, startEmbeddedDatabase } from '../../server/db/embedded';
 import { migrateDatabase } from '../../server/db/migrate';
+import { migratedEmbeddedDump } from './embedded-dump';
 import { databaseUrl, withDatabase } from './postgres';
 
 declare module 'vitest' {
@@ -36,11 +36,8 @@ export default async function setup(project: TestProject) {
       });
     };
   }
-  const embedded = await startEmbeddedDatabase();
-  await migrateDatabase(embedded.url);
   const dump = path.join(os.tmpdir(), `taskapi-test-${runId}.tar`);
-  await fs.writeFile(dump, Buffer.from(await (await dumpEmbeddedDatabase(embedded.db)).arrayBuffer()));
-  await embedded.stop();
+  await fs.writeFile(dump, Buffer.from(await (await migratedEmbeddedDump()).arrayBuffer()));
   const hosts = await Promise.all(Array.from({ length: project.config.maxWorkers }, () => startDatabaseHost(dump)));
   project.provide('testDatabase', { kind: 'embedded', hosts: hosts.map((host) => host.url), dump });
   return async () => {
