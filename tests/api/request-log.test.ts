@@ -157,6 +157,20 @@ describe('the request log', () => {
     expect((await found(`keyId=${id}&status=2xx`)).records.map((r) => r.status)).toEqual([201]);
   });
 
+  it('records a request whose message quotes a U+0000 it was sent, and the requests written with it', async () => {
+    const { id, client } = await keyOf(fx);
+    const refused = await client.post('/web/tasks', { title: 'Fine', 'bad\u0000name': 1 });
+    const fine = await client.get('/web/tasks?limit=1');
+    expect([refused.status, fine.status]).toEqual([400, 200]);
+    expect(errorOf(refused).message).toContain('\u0000');
+
+    const { records } = await found(`keyId=${id}`, 2);
+    expect(Object.fromEntries(records.map((r) => [r.status, r.message]))).toEqual({
+      400: errorOf(refused).message.replaceAll('\u0000', '\uFFFD'),
+      200: null,
+    });
+  });
+
   it('records the 429 of a key over its limit', async () => {
     await awayFromWindowEdge();
     const { id, client } = await keyOf(fx);
