@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 
 /** Every key starts with this, so leaked keys are easy to recognise and scan for. */
@@ -26,7 +26,7 @@ function checksum(body: string): string {
 }
 
 export function hashKey(secret: string): string {
-  return createHash('sha256').update(secret).digest('hex');
+  return hash('sha256', secret);
 }
 
 /** What a list may show of a key: its prefix and last four characters. */

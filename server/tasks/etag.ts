@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Prisma } from '../db/generated/client';
 import { AppError, notFound } from '../errors';
 import type { ProjectRef } from '../projects/types';
@@ -22,7 +22,7 @@ export function taskEtag(task: Task): string {
 
 /** The same tag from the task's JSON text as it was sent: what a replayed answer carries. */
 export function etagOfTaskJson(json: string): string {
-  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 32)}"`;
+  return `"${hash('sha256', json, 'base64url').slice(0, 32)}"`;
 }
 
 /** Throws 412 unless `condition` (absent: no If-Match) accepts the task as it is now. */
