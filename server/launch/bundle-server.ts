@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { build } from 'esbuild';
-import { LAUNCH_DIR } from './server-process';
+import { LAUNCH_DIR } from './server-process.js';
 
 const here = import.meta.dirname;
 

@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { bundleServer } from '../../server/launch/bundle-server';
-import { SUPERVISOR_BUNDLE } from '../../server/launch/server-process';
+import { bundleServer } from '../../server/launch/bundle-server.js';
+import { SUPERVISOR_BUNDLE } from '../../server/launch/server-process.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');

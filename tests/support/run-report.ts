@@ -1,7 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import type { Reporter, TestModule, Vitest } from 'vitest/node';
-import { processCpu, runningChildrenCpu } from './cpu-seconds';
+import { processCpu, runningChildrenCpu } from './cpu-seconds.js';
 
 const SAMPLE_MS = 5_000;
 const SLOWEST = 12;
