@@ -11,7 +11,7 @@ import { freePort } from '../support/ports';
 import { createBenchDatabase } from './database';
 import { scenarios, type Scenario } from './scenarios';
 import { seedBench } from './seed';
-import { startProcess, type RunningServer } from './server';
+import { benchServerEnv, startProcess, type RunningServer } from './server';
 
 /**
  * `npm run bench:cpu`: CPU time per request of one production server process and
@@ -90,18 +90,7 @@ try {
         '127.0.0.1',
       ],
       cwd: dir,
-      env: {
-        ...productionServerEnv(process.env),
-        DATABASE_URL: database.url,
-        DATABASE_POOL_SIZE: '10',
-        RATE_LIMIT_PER_MINUTE: '1000000000',
-        REDIS_URL: '',
-        UPSTASH_REDIS_REST_URL: '',
-        UPSTASH_REDIS_REST_TOKEN: '',
-        BLOB_READ_WRITE_TOKEN: '',
-        APP_URL: '',
-        DATA_DIR: dataDir,
-      },
+      env: { ...productionServerEnv(process.env), ...benchServerEnv(database.url, dataDir) },
       port,
       readyPath: '/v1/public/openapi.json',
     });

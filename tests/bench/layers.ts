@@ -8,6 +8,7 @@ import { createBenchDatabase } from './database';
 import { rawStatementsDb } from './floor-db';
 import { scenarios } from './scenarios';
 import { seedBench } from './seed';
+import { benchServerEnv } from './server';
 
 /**
  * `npm run bench:layers`: a get's CPU time by layer, in one process, with no HTTP
@@ -35,22 +36,14 @@ const serverUrl = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:543
 
 const database = await createBenchDatabase(serverUrl);
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'taskapi-layers-'));
+const pool = new pg.Pool({ connectionString: database.url, max: 10 });
+// The database is dropped at the end with its connections: one still closing is ended then, not an error.
+pool.on('error', () => {});
 try {
   const fixture = await seedBench(database.url, { bigTasks: 5_000, smallTasks: 100 });
   const get = scenarios(fixture).find((scenario) => scenario.name === 'get')!;
   // The server's configuration as the benchmark runs it, read by env() on first use, before the app's modules load.
-  Object.assign(process.env, {
-    NODE_ENV: 'production',
-    DATABASE_URL: database.url,
-    DATABASE_POOL_SIZE: '10',
-    RATE_LIMIT_PER_MINUTE: '1000000000',
-    REDIS_URL: '',
-    UPSTASH_REDIS_REST_URL: '',
-    UPSTASH_REDIS_REST_TOKEN: '',
-    BLOB_READ_WRITE_TOKEN: '',
-    APP_URL: '',
-    DATA_DIR: dataDir,
-  });
+  Object.assign(process.env, { NODE_ENV: 'production', ...benchServerEnv(database.url, dataDir) });
   const { authenticateKey } = await import('../../server/auth/api-key');
   const { getTask } = await import('../../server/tasks/get');
   const { db, disconnectDb } = await import('../../server/db/client');
@@ -60,7 +53,6 @@ try {
   const { stopRequestLog } = await import('../../server/request-log/flush');
   const { settleKeyUsage } = await import('../../server/auth/last-used');
 
-  const pool = new pg.Pool({ connectionString: database.url, max: 10 });
   const raw = rawStatementsDb(pool);
   const split = (target: string) => {
     const [, slug, taskId] = /^\/v1\/public\/([^/]+)\/tasks\/([^/]+)$/.exec(target)!;
@@ -149,8 +141,8 @@ try {
   await settleKeyUsage();
   await stopRequestLog();
   await disconnectDb();
-  await pool.end();
 } finally {
+  await pool.end();
   await database.drop();
   await rm(dataDir, { recursive: true, force: true });
 }

@@ -17,7 +17,15 @@ import { runScale } from './scale';
 import { pageSizeProbes, scenarios, type Scenario } from './scenarios';
 import { seedBench, type BenchFixture } from './seed';
 import { freePort } from '../support/ports';
-import { buildApp, startProductionServer, startProcess, type RunningServer } from './server';
+import {
+  benchServerEnv,
+  buildApp,
+  POOL_SIZE,
+  RATE_LIMIT_PER_MINUTE,
+  startProductionServer,
+  startProcess,
+  type RunningServer,
+} from './server';
 import { productionServerEnv } from '../../server/launch/server-process';
 
 /**
@@ -32,9 +40,6 @@ const options = parseOptions(process.argv.slice(2), process.env);
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const resultsDir = path.join(root, 'tests/bench/results');
 const SIZES = { bigTasks: 100_000, smallTasks: 1_000 };
-const POOL_SIZE = 10;
-// Lifted, not switched off: the limiter still runs on every request, so its cost is in the figures.
-const RATE_LIMIT_PER_MINUTE = 1_000_000_000;
 
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 const log = (line: string) => process.stderr.write(`[bench] ${line}\n`);
@@ -50,21 +55,6 @@ function cleanUp(): Promise<void> {
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => void cleanUp().finally(() => process.exit(130)));
-}
-
-function serverEnv(databaseUrl: string, dataDir: string, redisUrl: string | null): Record<string, string> {
-  // Empty values override whatever .env files would add: the run is configured here alone.
-  return {
-    DATABASE_URL: databaseUrl,
-    DATABASE_POOL_SIZE: String(POOL_SIZE),
-    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
-    REDIS_URL: redisUrl ?? '',
-    UPSTASH_REDIS_REST_URL: '',
-    UPSTASH_REDIS_REST_TOKEN: '',
-    BLOB_READ_WRITE_TOKEN: '',
-    APP_URL: '',
-    DATA_DIR: dataDir,
-  };
 }
 
 async function startFloor(databaseUrl: string): Promise<RunningServer> {
@@ -84,7 +74,7 @@ async function startNextStart(databaseUrl: string, dataDir: string): Promise<Run
   return startProcess({
     args: [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'],
     cwd: root,
-    env: { ...productionServerEnv(process.env), ...serverEnv(databaseUrl, dataDir, null) },
+    env: { ...productionServerEnv(process.env), ...benchServerEnv(databaseUrl, dataDir, null) },
     port,
     readyPath: '/v1/public/openapi.json',
   });
@@ -106,7 +96,7 @@ class FloorMismatch extends Error {}
 async function countAll(databaseUrl: string, dataDir: string, fixture: BenchFixture, selected: Scenario[]): Promise<QueryCount[]> {
   const counter = await startStatementCounter(databaseUrl);
   cleanups.push(() => counter.close());
-  const server = await startProductionServer(root, await freePort(), serverEnv(counter.url, dataDir, null));
+  const server = await startProductionServer(root, await freePort(), benchServerEnv(counter.url, dataDir, null));
   const floor = await startFloor(counter.url);
   const counts: QueryCount[] = [];
   try {
@@ -168,7 +158,7 @@ async function scaleSection(dataDir: string): Promise<string> {
     serverUrl: options.serverUrl,
     seconds: Math.min(options.seconds, 5),
     sizes: options.scaleSizes,
-    startServer: async (databaseUrl) => startProductionServer(root, await freePort(), serverEnv(databaseUrl, dataDir, null)),
+    startServer: async (databaseUrl) => startProductionServer(root, await freePort(), benchServerEnv(databaseUrl, dataDir, null)),
     log,
   });
 }
@@ -229,7 +219,7 @@ async function main(): Promise<void> {
   const defaultProcesses: { scenario: string; result: LoadResult }[] = [];
   if (processes > 1 && coreScenarios.length > 0) {
     const server = await startProductionServer(root, await freePort(), {
-      ...serverEnv(database.url, dataDir, null),
+      ...benchServerEnv(database.url, dataDir, null),
       WEB_CONCURRENCY: String(processes),
     });
     try {
@@ -259,7 +249,7 @@ async function main(): Promise<void> {
   // The Redis run repeats the scenarios at the highest concurrency only: it measures the limiter's store, not the app again.
   if (options.redisUrl) runs.push(['redis', options.redisUrl, [Math.max(...options.connections)]]);
   for (const [limiter, redisUrl, connections] of runs) {
-    const server = await startProductionServer(root, await freePort(), serverEnv(database.url, dataDir, redisUrl));
+    const server = await startProductionServer(root, await freePort(), benchServerEnv(database.url, dataDir, redisUrl));
     try {
       // The floor again in each run: the writes of the run before leave the database (its cache above all) otherwise than they found it.
       measurements.push(...(await loadRun(limiter, server, floor, fixture, selected, connections)));
@@ -280,7 +270,8 @@ async function main(): Promise<void> {
   const requestLogCost = await measureRequestLogCost({
     scenarios: coreScenarios,
     connections: options.connections,
-    startServer: async (extra) => startProductionServer(root, await freePort(), { ...serverEnv(database.url, dataDir, null), ...extra }),
+    startServer: async (extra) =>
+      startProductionServer(root, await freePort(), { ...benchServerEnv(database.url, dataDir, null), ...extra }),
     measure: (url, scenario, connections) => measure(url, scenario, fixture.apiKey, connections),
     log,
   });
@@ -299,7 +290,7 @@ async function main(): Promise<void> {
     ? await profileServer({
         root,
         port: await freePort(),
-        env: serverEnv(database.url, dataDir, null),
+        env: benchServerEnv(database.url, dataDir, null),
         scenario: get.name,
         connections: busiest,
         warmUp: (url) => drive(url, get, fixture.apiKey, busiest, Math.max(options.warmupSeconds, 2)),

@@ -4,6 +4,26 @@ import { createRequire } from 'node:module';
 import { bundleServer } from '../../server/launch/bundle-server';
 import { productionServerArgs, productionServerEnv } from '../../server/launch/server-process';
 
+/** The database connections of the server and of the floor. */
+export const POOL_SIZE = 10;
+// Lifted, not switched off: the limiter still runs on every request, so its cost is in the figures.
+export const RATE_LIMIT_PER_MINUTE = 1_000_000_000;
+
+/** The server's configuration in every bench. Empty values override whatever .env files would add: the run is configured here alone. */
+export function benchServerEnv(databaseUrl: string, dataDir: string, redisUrl: string | null = null): Record<string, string> {
+  return {
+    DATABASE_URL: databaseUrl,
+    DATABASE_POOL_SIZE: String(POOL_SIZE),
+    RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT_PER_MINUTE),
+    REDIS_URL: redisUrl ?? '',
+    UPSTASH_REDIS_REST_URL: '',
+    UPSTASH_REDIS_REST_TOKEN: '',
+    BLOB_READ_WRITE_TOKEN: '',
+    APP_URL: '',
+    DATA_DIR: dataDir,
+  };
+}
+
 export interface RunningServer {
   url: string;
   pid: number;
