@@ -3,6 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import pg from 'pg';
 import { createBenchDatabase } from './database';
 import { rawStatementsDb } from './floor-db';
@@ -15,12 +17,18 @@ import { benchServerEnv } from './server';
  * between the caller and the code: the product's read functions (authenticateKey,
  * getTask) on a plain pg pool, as the floor calls them; the same functions on
  * Prisma's client; the procedure through tRPC's caller (the gate, zod's input and
- * output, the procedure's middleware); and the whole handler of /v1/public (gate, tRPC, trpc-to-openapi,
- * zod, the web Request and Response, the request log) called with a Request. Each
- * layer's figure less the one below is what that layer adds, measured without the
- * sampling profiler, whose shares under load count a process's waits for a CPU to
- * the frame it waits in. Rounds run the layers in turns, so that all meet the same load.
+ * output, the procedure's middleware); the procedure through trpc-to-openapi
+ * (callProcedure, its answer a web Response); and the whole handler of /v1/public
+ * called with a web Request. Each layer's figure less the one below is what that
+ * layer adds, measured by process.cpuUsage() rather than by the sampling profiler,
+ * whose shares under load count a process's waits for a CPU to the frame it waits
+ * in. Rounds run the layers in turns, each round from another one, so that all
+ * meet the same load and none always follows the same one.
  */
+
+// Each turn starts from a collected heap, so that no layer pays for the garbage of the one before.
+v8.setFlagsFromString('--expose-gc');
+const collect = vm.runInNewContext('gc') as () => void;
 
 const { values } = parseArgs({
   options: {
@@ -110,6 +118,7 @@ try {
   /** CPU time of this process per call, in microseconds, across `requests` calls `concurrency` at a time. */
   const perCall = async (call: (target: string) => Promise<void>): Promise<number> => {
     let left = requests;
+    collect();
     const before = process.cpuUsage();
     await Promise.all(
       Array.from({ length: concurrency }, async () => {
@@ -122,8 +131,12 @@ try {
 
   const figures = layers.map((): number[] => []);
   for (const [, call] of layers) await perCall(call);
+  // Each round starts with another layer, so that none always follows the same one.
   for (let round = 0; round < rounds; round++) {
-    for (const [i, [, call]] of layers.entries()) figures[i]!.push(await perCall(call));
+    for (let turn = 0; turn < layers.length; turn++) {
+      const i = (round + turn) % layers.length;
+      figures[i]!.push(await perCall(layers[i]![1]));
+    }
   }
   const median = (list: number[]) => [...list].sort((a, b) => a - b)[list.length >> 1]!;
   process.stdout.write(
