@@ -1,5 +1,6 @@
 import { z } from 'zod';
 
+const NUL = '\u0000';
 const NO_NUL = 'must not contain the character U+0000';
 const NO_LONE_SURROGATE = 'must not contain a lone surrogate (U+D800 to U+DFFF without its pair)';
 
@@ -13,5 +14,11 @@ const NO_LONE_SURROGATE = 'must not contain a lone surrogate (U+D800 to U+DFFF w
 export const storableText = () =>
   z
     .string()
-    .refine((value) => !value.includes('\u0000'), NO_NUL)
+    .refine((value) => !value.includes(NUL), NO_NUL)
     .refine((value) => !/\p{Cs}/u.test(value), NO_LONE_SURROGATE);
+
+/**
+ * Text the app keeps but may not refuse (what a request log records of what was sent),
+ * made storable: U+0000 becomes U+FFFD, as a lone surrogate does on its way to the database.
+ */
+export const storedAsText = (text: string): string => text.replaceAll(NUL, '\uFFFD');

@@ -1,3 +1,4 @@
+import { storedAsText } from '../db/storable';
 import { MAX_USER_AGENT } from '../schemas/audit';
 import { MAX_ERROR_MESSAGE } from '../schemas/common';
 import { MAX_PATH } from '../schemas/request-log';
@@ -27,20 +28,17 @@ const MAX_MESSAGE = MAX_ERROR_MESSAGE;
  * The record with the client's free text cut to its bounds and storable. A message
  * may quote what was sent (a field's name), U+0000 included, which PostgreSQL text
  * cannot hold: the statement would fail, and with it every record of its batch.
- * It is kept as U+FFFD, as a lone surrogate is on its way to the database.
  */
 export function bounded(record: RequestRecord): RequestRecord {
   return {
     ...record,
-    route: storable(record.route),
-    path: storable(record.path.slice(0, MAX_PATH)),
-    idempotencyKey: record.idempotencyKey === null ? null : storable(record.idempotencyKey),
-    userAgent: record.userAgent === null ? null : storable(record.userAgent.slice(0, MAX_USER_AGENT)),
-    message: record.message === null ? null : storable(record.message.slice(0, MAX_MESSAGE)),
+    route: storedAsText(record.route),
+    path: storedAsText(record.path.slice(0, MAX_PATH)),
+    idempotencyKey: record.idempotencyKey === null ? null : storedAsText(record.idempotencyKey),
+    userAgent: record.userAgent === null ? null : storedAsText(record.userAgent.slice(0, MAX_USER_AGENT)),
+    message: record.message === null ? null : storedAsText(record.message.slice(0, MAX_MESSAGE)),
   };
 }
-
-const storable = (text: string) => text.replaceAll('\u0000', '\uFFFD');
 
 /** About what the record takes in memory, in characters. */
 export function sizeOf(record: RequestRecord): number {
