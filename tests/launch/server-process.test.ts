@@ -11,7 +11,7 @@ describe('the production server environment', () => {
     });
   });
 
-  // `npm test` runs on the LTS the production server runs on (tests/support/on-lts-node.mjs), and CI once on the machine's Node.
+  // CI runs the suite on the LTS the production server runs on (tests/support/lts-node.mjs).
   it(`gives the server the same 240 MB heap on the Node.js it runs on (${process.version})`, () => {
     const limit = execFileSync(process.execPath, ['-p', 'require("node:v8").getHeapStatistics().heap_size_limit'], {
       env: { ...process.env, NODE_OPTIONS: productionServerEnv({}).NODE_OPTIONS },

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
-// `npm test`, the fault and deployment tests and the benchmark start through this runner.
+// The fault and deployment tests and the benchmark start through this runner.
 const root = path.resolve(import.meta.dirname, '../..');
 const runner = path.join(root, 'tests/support/on-lts-node.mjs');
 const pinned = /const VERSION = '([\d.]+)'/.exec(await readFile(path.join(root, 'tests/support/lts-node.mjs'), 'utf8'))![1];
@@ -30,7 +30,7 @@ describe('the runner of the test scripts', () => {
 
   it('names the scripts that start through it', async () => {
     const { scripts } = JSON.parse(await readFile(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
-    for (const name of ['test', 'test:faults', 'test:deploy', 'bench']) {
+    for (const name of ['test:faults', 'test:deploy', 'bench']) {
       expect(scripts[name]).toMatch(/^node tests\/support\/on-lts-node\.mjs /);
     }
   });

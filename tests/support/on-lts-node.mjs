@@ -1,11 +1,9 @@
 // Runs Node.js with the given arguments on the Node.js production runs on, the one
 // tests/support/lts-node.mjs brings, whatever Node started npm. It is first in the PATH of what
-// that starts, so the servers, the database hosts, npm, npx and tsx run on it too. `npm test`, the
-// fault and deployment tests and the benchmark start this way: the suite tests the Node that
-// production runs, which also does the suite's work in three quarters of Node 20's CPU.
-// ON_NODE=current keeps the Node that started it (CI runs one suite so, on the machine's Node,
-// which package.json's engines still allows). Where the binary cannot be brought (another platform,
-// no registry), it says so and keeps that Node too.
+// that starts, so the servers, the database hosts, npm, npx and tsx run on it too. The fault and
+// deployment tests and the benchmark start this way. ON_NODE=current keeps the Node that started
+// it. Where the binary cannot be brought (another platform, no registry), it says so and keeps
+// that Node too.
 //
 //   node tests/support/on-lts-node.mjs --import tsx tests/bench/run.ts --quick
 import { execFileSync, spawn } from 'node:child_process';
